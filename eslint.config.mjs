@@ -1,0 +1,71 @@
+// One lint for the whole repository: type-aware typescript-eslint, Prettier owns formatting.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+// Layering (CONVENTIONS.md habit 9): a part never reaches into another part's sources.
+const crossPackage = {
+  group: ['@havn/*/src/*', '@havn/*/dist/*', '../../*/src/*', '../../../*/src/*'],
+  message: 'Import another package through its exports, never its files.',
+};
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      'coverage/**',
+      'packages/forms-web/public/**',
+    ],
+  },
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
+  js.configs.recommended,
+  tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      'no-restricted-imports': ['error', { patterns: [crossPackage] }],
+    },
+  },
+  {
+    // Only the render service's browser layer drives Playwright (CONVENTIONS.md).
+    files: ['packages/render/src/**/*.ts'],
+    ignores: [
+      'packages/render/src/browser/**',
+      'packages/render/src/**/*.test.ts',
+      'packages/render/src/test-support/**',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [crossPackage],
+          paths: [{ name: 'playwright-core', message: 'Only src/browser/ imports Playwright.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.test.ts', '**/test-support/**'],
+    rules: {
+      // Test bodies assert on parsed JSON; non-null assertions read better than guards there.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+  },
+  prettier,
+);

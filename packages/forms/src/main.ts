@@ -1,0 +1,2 @@
+// Placeholder until the forms server lands (issue: forms server).
+console.log('havn forms: the form collection server will listen here (PORT, default 3100).');

@@ -1,0 +1,46 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+/** An error that carries the HTTP status it answers with; its message is shown to the client. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** The body every failure answers with (spec: one string field `error`, nothing else). */
+export interface ErrorBody {
+  error: string;
+}
+
+/** The path of a request URL, without its query (which may hold a token). */
+function pathOf(url: string): string {
+  return url.split('?', 1)[0] ?? url;
+}
+
+/**
+ * The one place errors become responses: `HttpError` answers its status and message; Fastify's own
+ * client errors (validation, bad JSON, too large, wrong media type) keep their 4xx status with a
+ * message naming the field; anything else is logged with its stack and answers a bare 500.
+ */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof HttpError) {
+      return reply.code(err.status).send({ error: err.message } satisfies ErrorBody);
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ error: err.message } satisfies ErrorBody);
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ error: 'internal server error' } satisfies ErrorBody);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .send({ error: `no route ${request.method} ${pathOf(request.url)}` } satisfies ErrorBody),
+  );
+}

@@ -1,0 +1,18 @@
+export { ConfigError, parseEnv, envInt, envFlag, envList, envUrl, envString } from './config.js';
+export { createLogger, redactUrl, type Logger } from './logger.js';
+export { HttpError, installErrorHandler, type ErrorBody } from './http-errors.js';
+export { tokensEqual, bearerToken, randomToken, sha256Hex } from './token.js';
+export {
+  classifyAddress,
+  canonicalAddress,
+  isIpLiteral,
+  type RefusedRange,
+} from './address-policy.js';
+export {
+  checkHost,
+  guardedLookup,
+  isAllowedHost,
+  HostRefusedError,
+  type HostPolicy,
+  type HostVerdict,
+} from './host-guard.js';
