@@ -1,0 +1,37 @@
+import type { Readable } from 'node:stream';
+
+// The artifact store interface (spec 1 §2.2, §3.3, §4.12). One-shot renders and browser sessions
+// both write through it; the filesystem implementation lives beside it. The store is a cache, not
+// an archive: artifacts expire after ARTIFACT_TTL_MS.
+
+/** Labels given at creation, stored on the artifact (spec 1 §2.2). */
+export type Labels = Readonly<Record<string, string>>;
+
+/** Spec 1 §2.2. */
+export interface ArtifactDescriptor {
+  id: string;
+  /** `/v1/artifacts/<id>`. */
+  url: string;
+  bytes: number;
+  contentType: string;
+  /** ISO 8601 UTC with milliseconds. */
+  createdAt: string;
+  labels: Labels;
+}
+
+export interface ArtifactInput {
+  contentType: string;
+  labels: Labels;
+  /** The bytes, or a file that the store takes over (moved, not copied), e.g. a stitched video. */
+  body: Buffer | { path: string };
+}
+
+export interface ArtifactStore {
+  put(input: ArtifactInput): Promise<ArtifactDescriptor>;
+  /** The descriptor, or undefined when absent or expired. */
+  describe(id: string): Promise<ArtifactDescriptor | undefined>;
+  /** The descriptor and a stream of the stored bytes, or undefined when absent or expired. */
+  get(id: string): Promise<{ descriptor: ArtifactDescriptor; stream: Readable } | undefined>;
+  /** Removes artifacts created before `cutoff`; returns how many were removed. */
+  expire(cutoff: Date): Promise<number>;
+}
