@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// Builds dist/ in the WEB_DIR layout (docs/definition-format.md, "Where the web app lives"):
+// runtime.js, index.html + app.js + app.css (the inbox), f/index.html (the hosted page), sw.js,
+// manifest.webmanifest and icons. Run by scripts/build.mjs after tsc; skips all work when no
+// source changed since the last build (a stamp in dist/ records the newest input time).
+import { build } from 'esbuild';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pngIcon } from './icons.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const src = join(here, 'src');
+const dist = join(here, 'dist');
+const stampFile = join(dist, '.build-stamp');
+
+function newest(dir) {
+  let t = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+const inputs = Math.max(
+  newest(src),
+  statSync(fileURLToPath(import.meta.url)).mtimeMs,
+  statSync(join(here, 'icons.mjs')).mtimeMs,
+);
+let stamp = 0;
+try {
+  stamp = Number(readFileSync(stampFile, 'utf8'));
+} catch {
+  // first build
+}
+if (stamp >= inputs && process.argv[2] !== '--force') process.exit(0);
+
+mkdirSync(join(dist, 'f'), { recursive: true });
+mkdirSync(join(dist, 'icons'), { recursive: true });
+const common = {
+  bundle: true,
+  minify: true,
+  target: 'es2020',
+  legalComments: 'none',
+  logLevel: 'warning',
+  tsconfig: join(here, 'tsconfig.json'),
+};
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: [join(src, 'runtime/index.ts')],
+    outfile: join(dist, 'runtime.js'),
+    format: 'iife',
+  }),
+  build({
+    ...common,
+    entryPoints: [join(src, 'sw/sw.ts')],
+    outfile: join(dist, 'sw.js'),
+    format: 'iife',
+  }),
+  build({
+    ...common,
+    entryPoints: [join(src, 'inbox/main.tsx')],
+    outfile: join(dist, 'app.js'),
+    format: 'esm',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+  }),
+]);
+copyFileSync(join(src, 'inbox/index.html'), join(dist, 'index.html'));
+copyFileSync(join(src, 'inbox/app.css'), join(dist, 'app.css'));
+copyFileSync(join(src, 'hosted/index.html'), join(dist, 'f/index.html'));
+copyFileSync(join(src, 'inbox/manifest.webmanifest'), join(dist, 'manifest.webmanifest'));
+for (const size of [192, 512]) writeFileSync(join(dist, `icons/icon-${size}.png`), pngIcon(size));
+writeFileSync(stampFile, String(inputs));

@@ -1,0 +1,182 @@
+// The admin API the inbox calls (spec 2 §4.3–4.5, decisions §2 for the bodies), with the
+// organisation token as a bearer (spec 2 §5: a browser never holds the admin token).
+
+export interface FormSummary {
+  id: string;
+  name: string;
+  description?: string;
+  submissions: number;
+  unread: number;
+  lastSubmissionAt: string | null;
+  definitionVersion?: number | null;
+}
+
+export interface SubmissionSummary {
+  id: string;
+  org: string;
+  form: string;
+  receivedAt: string;
+  read: boolean;
+  preview?: unknown;
+  spam?: boolean;
+  definitionVersion?: number | null;
+}
+
+export interface Delivery {
+  id?: string;
+  url?: string;
+  status?: string;
+  attempts?: number;
+  lastAttemptAt?: string | null;
+  lastStatus?: number | null;
+  lastError?: string | null;
+  nextAttemptAt?: string | null;
+  deliveredAt?: string | null;
+}
+
+export interface Submission extends SubmissionSummary {
+  answers: Record<string, unknown>;
+  submitFields?: Record<string, unknown> | null;
+  origin?: string | null;
+  referer?: string | null;
+  userAgent?: string | null;
+  ip?: string | null;
+  deliveries?: Delivery[];
+  webhookDeliveries?: Delivery[];
+}
+
+export interface Question {
+  logicalName: string;
+  type: string;
+  label: string;
+  options?: { value: string; label: string }[];
+}
+
+export interface Definition {
+  intro?: { title?: string };
+  questions: Question[];
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class Api {
+  constructor(
+    readonly org: string,
+    private readonly token: string,
+    private readonly base = '',
+  ) {}
+
+  private orgPath(path: string): string {
+    return `${this.base}/api/orgs/${encodeURIComponent(this.org)}${path}`;
+  }
+
+  async raw(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set('authorization', `Bearer ${this.token}`);
+    let res: Response;
+    try {
+      res = await fetch(this.orgPath(path), { ...init, headers });
+    } catch {
+      throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.');
+    }
+    if (!res.ok) {
+      let message = `The server answered ${res.status}.`;
+      try {
+        const body = (await res.json()) as { error?: unknown };
+        if (typeof body.error === 'string') message = body.error;
+      } catch {
+        // not JSON
+      }
+      throw new ApiError(res.status, message);
+    }
+    return res;
+  }
+
+  async json<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const res = await this.raw(path, init);
+    if (res.status === 204) return undefined as T;
+    return (await res.json()) as T;
+  }
+
+  async forms(): Promise<FormSummary[]> {
+    return (await this.json<{ forms: FormSummary[] }>('/forms')).forms;
+  }
+
+  async feed(form?: string, limit = 200): Promise<SubmissionSummary[]> {
+    const path = form
+      ? `/forms/${encodeURIComponent(form)}/submissions?limit=${limit}`
+      : `/submissions?limit=${limit}`;
+    const { submissions } = await this.json<{ submissions: SubmissionSummary[] }>(path);
+    // Newest first, whatever order the server used.
+    return [...submissions].sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
+  }
+
+  submission(form: string, id: string): Promise<Submission> {
+    return this.json(`/forms/${encodeURIComponent(form)}/submissions/${encodeURIComponent(id)}`);
+  }
+
+  async markRead(form: string, id: string): Promise<void> {
+    await this.json(
+      `/forms/${encodeURIComponent(form)}/submissions/${encodeURIComponent(id)}/read`,
+      { method: 'POST' },
+    );
+  }
+
+  async redeliver(form: string, id: string): Promise<void> {
+    await this.json(
+      `/forms/${encodeURIComponent(form)}/submissions/${encodeURIComponent(id)}/redeliver`,
+      { method: 'POST' },
+    );
+  }
+
+  /** The definition a submission was made against; the current one when the version is unknown. */
+  async definition(form: string, version?: number | null): Promise<Definition | null> {
+    const f = encodeURIComponent(form);
+    if (version != null) {
+      try {
+        const body = await this.json<Definition | { definition: Definition }>(
+          `/forms/${f}/definitions/${version}`,
+        );
+        return 'questions' in body ? body : body.definition;
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 404) throw err;
+      }
+    }
+    const { definition } = await this.json<{ definition?: Definition | null }>(`/forms/${f}`);
+    return definition && Array.isArray(definition.questions) ? definition : null;
+  }
+
+  exportFile(form: string, format: 'csv' | 'json'): Promise<Response> {
+    return this.raw(`/forms/${encodeURIComponent(form)}/submissions/export?format=${format}`);
+  }
+
+  async subscribe(subscription: PushSubscriptionJSON): Promise<void> {
+    await this.json('/push/subscribe', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(subscription),
+    });
+  }
+
+  async unsubscribe(endpoint: string): Promise<void> {
+    await this.json('/push/unsubscribe', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ endpoint }),
+    });
+  }
+}
+
+/** The server's public VAPID key (decisions §2: no token needed). */
+export async function vapidKey(base = ''): Promise<string> {
+  const res = await fetch(`${base}/api/push/vapid`);
+  if (!res.ok) throw new ApiError(res.status, 'The server has no push key.');
+  return ((await res.json()) as { publicKey: string }).publicKey;
+}

@@ -1,0 +1,87 @@
+// The inbox shell: sign-in, then a header (organisation, navigation, notifications, sign out)
+// above the current hash route.
+import { useMemo, useState } from 'preact/hooks';
+import { Api } from './api.js';
+import { href, useRoute } from './route.js';
+import { clearSession, type Credentials, loadSession, saveSession } from './session.js';
+import { Feed } from './views/feed.js';
+import { FormsList } from './views/forms-list.js';
+import { PushSwitch } from './views/push-switch.js';
+import { SignIn } from './views/sign-in.js';
+import { SubmissionView } from './views/submission.js';
+
+export function App() {
+  const [creds, setCreds] = useState<Credentials | null>(loadSession);
+  const [notice, setNotice] = useState<string | null>(null);
+  const route = useRoute();
+  const api = useMemo(() => (creds ? new Api(creds.org, creds.token) : null), [creds]);
+
+  if (!api || !creds) {
+    return (
+      <SignIn
+        notice={notice}
+        onSignedIn={(c, remember) => {
+          saveSession(c, remember);
+          setNotice(null);
+          setCreds(c);
+        }}
+      />
+    );
+  }
+  const signOut = (why: string | null) => {
+    clearSession();
+    setNotice(why);
+    setCreds(null);
+  };
+  const onUnauthorized = () => {
+    signOut('Your token is no longer valid. Sign in again.');
+  };
+  const current = (name: string) => (route.name === name ? 'page' : undefined);
+
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">
+          Havn inbox <span class="org">{creds.org}</span>
+        </span>
+        <nav aria-label="Main">
+          <a href={href.feed()} aria-current={current('feed')}>
+            All submissions
+          </a>
+          <a href={href.forms()} aria-current={current('forms')}>
+            Forms
+          </a>
+        </nav>
+        <PushSwitch api={api} />
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            signOut(null);
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {route.name === 'feed' && <Feed api={api} onUnauthorized={onUnauthorized} />}
+        {route.name === 'forms' && <FormsList api={api} onUnauthorized={onUnauthorized} />}
+        {route.name === 'form' && (
+          <Feed key={route.form} api={api} form={route.form} onUnauthorized={onUnauthorized} />
+        )}
+        {route.name === 'submission' && (
+          <SubmissionView
+            key={`${route.form}/${route.id}`}
+            api={api}
+            form={route.form}
+            id={route.id}
+            onUnauthorized={onUnauthorized}
+          />
+        )}
+      </main>
+    </>
+  );
+}

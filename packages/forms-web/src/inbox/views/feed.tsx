@@ -1,0 +1,101 @@
+// A feed of submissions, across forms or for one form, newest first, unread marked (issue 6).
+import { useState } from 'preact/hooks';
+import type { Api, FormSummary, SubmissionSummary } from '../api.js';
+import { formatDate, previewText } from '../format.js';
+import { href } from '../route.js';
+import { useLoad } from '../use-load.js';
+
+interface FeedData {
+  forms: FormSummary[];
+  items: SubmissionSummary[];
+}
+
+export function Feed(props: { api: Api; form?: string; onUnauthorized: () => void }) {
+  const { api, form } = props;
+  const { data, error } = useLoad<FeedData>(
+    async () => {
+      const [forms, items] = await Promise.all([api.forms(), api.feed(form)]);
+      return { forms, items };
+    },
+    [api, form],
+    props.onUnauthorized,
+  );
+  const names = new Map(data?.forms.map((f) => [f.id, f.name || f.id]));
+  const title = form ? (names.get(form) ?? form) : 'All submissions';
+  const unread = data?.items.filter((s) => !s.read).length ?? 0;
+  return (
+    <section aria-labelledby="feed-title">
+      <div class="heading">
+        <h1 id="feed-title">{title}</h1>
+        {data && <span class="muted">{unread > 0 ? `${unread} unread` : 'All read'}</span>}
+      </div>
+      {form && <ExportLinks api={api} form={form} />}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {data === undefined && !error && <p class="muted">Loading…</p>}
+      {data?.items.length === 0 && <p class="muted">No submissions yet.</p>}
+      {data && data.items.length > 0 && (
+        <ul class="feed">
+          {data.items.map((s) => (
+            <li key={s.id} class={s.read ? 'read' : 'unread'}>
+              <a href={href.submission(s.form, s.id)}>
+                <span class="dot" aria-hidden="true" />
+                <span class="feed-main">
+                  <span class="feed-form">
+                    {!form && (names.get(s.form) ?? s.form)}
+                    {!s.read && <span class="tag">Unread</span>}
+                    {s.spam && <span class="tag spam">Spam</span>}
+                  </span>
+                  <span class="feed-preview">{previewText(s.preview) || 'No answers'}</span>
+                </span>
+                <time dateTime={s.receivedAt}>{formatDate(s.receivedAt)}</time>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ExportLinks(props: { api: Api; form: string }) {
+  const [error, setError] = useState<string | null>(null);
+  // The export needs the bearer token, which a plain link cannot carry: fetch, then save the blob.
+  const download = async (format: 'csv' | 'json') => {
+    setError(null);
+    try {
+      const res = await props.api.exportFile(props.form, format);
+      const url = URL.createObjectURL(await res.blob());
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `${props.form}-submissions.${format}`;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => {
+        URL.revokeObjectURL(url);
+      }, 10_000);
+    } catch (err) {
+      setError(`Export failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  return (
+    <p class="exports">
+      <button type="button" class="secondary" onClick={() => void download('csv')}>
+        Export CSV
+      </button>
+      <button type="button" class="secondary" onClick={() => void download('json')}>
+        Export JSON
+      </button>
+      {error && (
+        <span class="error" role="alert">
+          {' '}
+          {error}
+        </span>
+      )}
+    </p>
+  );
+}

@@ -1,0 +1,37 @@
+// The organisation's forms with their counts and unread numbers (decisions §2: GET .../forms).
+import type { Api, FormSummary } from '../api.js';
+import { formatDate } from '../format.js';
+import { href } from '../route.js';
+import { useLoad } from '../use-load.js';
+
+export function FormsList(props: { api: Api; onUnauthorized: () => void }) {
+  const { data, error } = useLoad(() => props.api.forms(), [props.api], props.onUnauthorized);
+  return (
+    <section aria-labelledby="forms-title">
+      <h1 id="forms-title">Forms</h1>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {data === undefined && !error && <p class="muted">Loading…</p>}
+      {data?.length === 0 && <p class="muted">No forms yet.</p>}
+      {data && data.length > 0 && (
+        <ul class="cards">
+          {data.map((f: FormSummary) => (
+            <li key={f.id}>
+              <a href={href.form(f.id)} class="card">
+                <span class="card-title">{f.name || f.id}</span>
+                <span class="muted">
+                  {f.submissions} {f.submissions === 1 ? 'submission' : 'submissions'}
+                  {f.lastSubmissionAt ? ` · last ${formatDate(f.lastSubmissionAt)}` : ''}
+                </span>
+                {f.unread > 0 && <span class="badge">{f.unread} unread</span>}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

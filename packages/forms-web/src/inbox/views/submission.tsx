@@ -1,0 +1,188 @@
+// One submission: answers under the labels of the definition version it was submitted against
+// (so old answers stay readable after the form changes), metadata, webhook deliveries with a
+// redeliver button. Opening it marks it read (spec 2 §2.5: `read` is a human-facing flag).
+import { useEffect, useState } from 'preact/hooks';
+import type { Api, Definition, Delivery, Submission } from '../api.js';
+import { answerRows, formatDate } from '../format.js';
+import { href } from '../route.js';
+import { useLoad } from '../use-load.js';
+
+interface Data {
+  record: Submission;
+  definition: Definition | null;
+}
+
+export function SubmissionView(props: {
+  api: Api;
+  form: string;
+  id: string;
+  onUnauthorized: () => void;
+}) {
+  const { api, form, id } = props;
+  const { data, error, reload } = useLoad<Data>(
+    async () => {
+      const record = await api.submission(form, id);
+      const definition = await api.definition(form, record.definitionVersion);
+      return { record, definition };
+    },
+    [api, form, id],
+    props.onUnauthorized,
+  );
+  const [readError, setReadError] = useState<string | null>(null);
+  const record = data?.record;
+  useEffect(() => {
+    if (!record || record.read) return;
+    api.markRead(form, id).then(
+      () => {
+        record.read = true;
+      },
+      (err: unknown) => {
+        setReadError(`Could not mark as read: ${err instanceof Error ? err.message : ''}`);
+      },
+    );
+  }, [record, api, form, id]);
+
+  return (
+    <article aria-labelledby="sub-title">
+      <p>
+        <a href={href.form(form)}>← Back to {data?.definition?.intro?.title ?? form}</a>
+      </p>
+      <h1 id="sub-title">Submission</h1>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {readError && (
+        <p class="error" role="alert">
+          {readError}
+        </p>
+      )}
+      {!data && !error && <p class="muted">Loading…</p>}
+      {data && <Details data={data} />}
+      {data && <Deliveries api={api} record={data.record} onDone={reload} />}
+    </article>
+  );
+}
+
+function Details({ data }: { data: Data }) {
+  const { record, definition } = data;
+  const rows = answerRows(definition, record.answers);
+  const submitFields = Object.entries(record.submitFields ?? {});
+  return (
+    <>
+      <p class="muted">
+        Received <time dateTime={record.receivedAt}>{formatDate(record.receivedAt)}</time>
+        {record.spam ? ' · flagged as spam' : ''}
+      </p>
+      <h2>Answers</h2>
+      <dl class="answers">
+        {rows.map((r) => (
+          <div key={r.name}>
+            <dt>
+              {r.label}
+              {r.unknown && <span class="muted"> (not in this form version)</span>}
+            </dt>
+            <dd>{r.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <h2>Details</h2>
+      <dl class="meta">
+        <Meta label="Submission ID" value={record.id} />
+        <Meta label="Form" value={record.form} />
+        <Meta label="Form version" value={record.definitionVersion} />
+        <Meta label="Origin" value={record.origin} />
+        <Meta label="Referer" value={record.referer} />
+        <Meta label="IP address" value={record.ip} />
+        <Meta label="User agent" value={record.userAgent} />
+        {submitFields.map(([k, v]) => (
+          <Meta
+            key={k}
+            label={`Submit field ${k}`}
+            value={typeof v === 'string' ? v : JSON.stringify(v)}
+          />
+        ))}
+      </dl>
+    </>
+  );
+}
+
+function Meta(props: { label: string; value: string | number | null | undefined }) {
+  return (
+    <div>
+      <dt>{props.label}</dt>
+      <dd>
+        {props.value === null || props.value === undefined || props.value === ''
+          ? '—'
+          : props.value}
+      </dd>
+    </div>
+  );
+}
+
+function Deliveries(props: { api: Api; record: Submission; onDone: () => void }) {
+  const { api, record } = props;
+  const [state, setState] = useState<{ busy: boolean; message: string | null }>({
+    busy: false,
+    message: null,
+  });
+  const deliveries: Delivery[] = record.deliveries ?? record.webhookDeliveries ?? [];
+  const redeliver = async () => {
+    setState({ busy: true, message: null });
+    try {
+      await api.redeliver(record.form, record.id);
+      setState({ busy: false, message: 'Redelivery queued.' });
+      props.onDone();
+    } catch (err) {
+      setState({
+        busy: false,
+        message: `Redelivery failed: ${err instanceof Error ? err.message : String(err)}`,
+      });
+    }
+  };
+  return (
+    <section aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">Webhook deliveries</h2>
+      {deliveries.length === 0 ? (
+        <p class="muted">No webhook deliveries for this submission.</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Webhook</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last attempt</th>
+                <th scope="col">Last result</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.map((d, i) => (
+                <tr key={d.id ?? i}>
+                  <td class="wrap">{d.url ?? '—'}</td>
+                  <td>{d.status ?? '—'}</td>
+                  <td>{d.attempts ?? 0}</td>
+                  <td>{formatDate(d.lastAttemptAt)}</td>
+                  <td class="wrap">
+                    {d.lastError ?? (d.lastStatus != null ? `HTTP ${d.lastStatus}` : '—')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <button
+        type="button"
+        class="secondary"
+        disabled={state.busy}
+        onClick={() => void redeliver()}
+      >
+        {state.busy ? 'Redelivering…' : 'Redeliver webhooks'}
+      </button>
+      {state.message && <p role="status">{state.message}</p>}
+    </section>
+  );
+}

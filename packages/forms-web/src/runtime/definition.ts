@@ -1,0 +1,77 @@
+// The form definition as docs/definition-format.md defines it (the server validates it on PUT, so
+// the runtime trusts its shape and only guards against what would break rendering).
+
+export interface ChoiceOption {
+  value: string;
+  label: string;
+}
+
+interface QuestionBase {
+  logicalName: string;
+  label: string;
+  help?: string;
+  required?: boolean;
+  placeholder?: string;
+}
+
+export interface TextQuestion extends QuestionBase {
+  type: 'text';
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+}
+export interface EmailQuestion extends QuestionBase {
+  type: 'email';
+  maxLength?: number;
+}
+export interface TextareaQuestion extends QuestionBase {
+  type: 'textarea';
+  minLength?: number;
+  maxLength?: number;
+  rows?: number;
+}
+export interface NumberQuestion extends QuestionBase {
+  type: 'number';
+  min?: number;
+  max?: number;
+  step?: number;
+}
+export interface ChoiceQuestion extends QuestionBase {
+  type: 'choice';
+  options: ChoiceOption[];
+  multiple?: boolean;
+  minSelected?: number;
+  maxSelected?: number;
+}
+export interface DateQuestion extends QuestionBase {
+  type: 'date';
+  min?: string;
+  max?: string;
+}
+export interface ConsentQuestion extends QuestionBase {
+  type: 'consent';
+}
+
+export type Question =
+  | TextQuestion
+  | EmailQuestion
+  | TextareaQuestion
+  | NumberQuestion
+  | ChoiceQuestion
+  | DateQuestion
+  | ConsentQuestion;
+
+export interface Definition {
+  intro: { title: string; text?: string; image?: { url: string; alt: string } };
+  questions: Question[];
+  submitFields?: Record<string, string>;
+  thanks?: string;
+}
+
+/** The definition as the public endpoint serves it: spec 2 §2.4 adds the submit block. */
+export interface PublicDefinition extends Definition {
+  submit: { submitUrl: string; submitMethod: string };
+}
+
+/** One answer value of the submission body (definition-format.md, "The submission body"). */
+export type AnswerValue = string | number | boolean | string[];

@@ -1,0 +1,188 @@
+// Loads a public definition, renders it into a shadow root and submits it (issue 6, "The runtime";
+// spec 2 §4.1 for the two public endpoints and their credentialed CORS).
+import type { AnswerValue, PublicDefinition } from './definition.js';
+import { el } from './dom.js';
+import { buildField, type Field } from './fields.js';
+import { STYLES } from './styles.js';
+import { toAnswer, validateAnswer } from './validate.js';
+
+const MSG = {
+  loading: 'Loading the form…',
+  loadFailed: 'The form could not be loaded. Check your connection and try again.',
+  notFound: 'This form could not be found.',
+  // decisions §2: an origin outside allowedOrigins answers 403.
+  origin: (origin: string) =>
+    `This form cannot be used on this website: its owner has not allowed ${origin}.`,
+  sendFailed:
+    'Your answers could not be sent because of a network or server problem. Nothing you typed is lost: try again.',
+  tooLarge: 'Your answers are too long to send. Shorten them and try again.',
+  rateLimited: 'Too many submissions from your network. Wait a minute, then try again.',
+  gone: 'This form no longer accepts answers.',
+  rejected: (why: string) => `The form could not be sent: ${why}`,
+  invalid: (n: number) => (n === 1 ? '1 answer needs attention.' : `${n} answers need attention.`),
+  thanks: 'Thank you, your answers have been sent.',
+};
+
+async function errorText(res: Response): Promise<string> {
+  try {
+    const body = (await res.json()) as { error?: unknown };
+    if (typeof body.error === 'string') return body.error;
+  } catch {
+    // not JSON: fall through to the status
+  }
+  return `the server answered ${res.status}.`;
+}
+
+function attachStyles(root: ShadowRoot): void {
+  // A constructed sheet is not subject to the host page's CSP style-src; <style> is the fallback.
+  if ('adoptedStyleSheets' in root && typeof CSSStyleSheet.prototype.replaceSync === 'function') {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLES);
+    root.adoptedStyleSheets = [sheet];
+  } else root.append(el('style', {}, STYLES));
+}
+
+/** Renders the form of `definitionUrl` into `host` (its shadow root); resolves when shown. */
+export async function mountForm(host: HTMLElement, definitionUrl: string): Promise<void> {
+  const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  root.replaceChildren();
+  attachStyles(root);
+  const box = el('div', { class: 'form', part: 'container' });
+  root.append(box);
+  const notice = (text: string, retry?: () => void) => {
+    box.replaceChildren(
+      el(
+        'div',
+        { class: 'alert', role: 'alert', part: 'alert' },
+        text,
+        retry ? retryButton(retry) : null,
+      ),
+    );
+  };
+  box.append(el('p', { role: 'status' }, MSG.loading));
+
+  let res: Response;
+  try {
+    res = await fetch(definitionUrl, {
+      credentials: 'include',
+      headers: { accept: 'application/json' },
+    });
+  } catch {
+    notice(MSG.loadFailed, () => void mountForm(host, definitionUrl));
+    return;
+  }
+  if (res.status === 403) notice(MSG.origin(location.origin));
+  else if (res.status === 404) notice(MSG.notFound);
+  else if (!res.ok) notice(MSG.loadFailed, () => void mountForm(host, definitionUrl));
+  if (!res.ok) return;
+  const definition = (await res.json()) as PublicDefinition;
+  box.replaceChildren(renderForm(host, definition));
+}
+
+function retryButton(onClick: () => void): HTMLButtonElement {
+  const b = el('button', { type: 'button', part: 'button' }, 'Try again');
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
+  const { intro } = def;
+  const fields: Field[] = def.questions.map((q, i) => buildField(q, i));
+  // Spam honeypot (definition-format.md): hidden from people and assistive technology, unfocusable,
+  // so only a form-filling bot puts text in it.
+  const trap = el('input', {
+    type: 'text',
+    name: '_gotcha',
+    tabindex: -1,
+    autocomplete: 'off',
+    'aria-hidden': 'true',
+  });
+  const alert = el('div', { class: 'alert', role: 'alert', part: 'alert' });
+  const button = el('button', { type: 'submit', part: 'button' }, 'Send');
+  const form = el(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'title', part: 'form' },
+    el(
+      'div',
+      { class: 'intro' },
+      el('h2', { id: 'title' }, intro.title),
+      intro.text ? el('p', {}, intro.text) : null,
+      intro.image ? el('img', { src: intro.image.url, alt: intro.image.alt }) : null,
+    ),
+    ...fields.map((f) => f.root),
+    el('div', { class: 'trap', 'aria-hidden': 'true' }, trap),
+    alert,
+    button,
+  );
+
+  // Once a field has shown an error, re-check it as the person types so the error clears.
+  for (const f of fields) {
+    f.root.addEventListener('input', () => {
+      if (f.root.querySelector('[aria-invalid=true]')) {
+        const { raw, badInput } = f.read();
+        f.showError(validateAnswer(f.question, raw, badInput));
+      }
+    });
+  }
+
+  const send = async () => {
+    const answers: Record<string, AnswerValue | Record<string, string>> = {};
+    const invalid: Field[] = [];
+    for (const f of fields) {
+      const { raw, badInput } = f.read();
+      const error = validateAnswer(f.question, raw, badInput);
+      f.showError(error);
+      if (error) invalid.push(f);
+      const value = toAnswer(f.question, raw);
+      if (value !== undefined) answers[f.question.logicalName] = value;
+    }
+    if (invalid.length > 0) {
+      alert.textContent = MSG.invalid(invalid.length);
+      invalid[0]?.focusTarget.focus();
+      return;
+    }
+    answers.submitFields = { ...def.submitFields, _gotcha: trap.value };
+    alert.replaceChildren();
+    button.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    button.textContent = 'Sending…';
+    const fail = (text: string, retry: boolean) => {
+      alert.replaceChildren(text, retry ? retryButton(() => void send()) : '');
+    };
+    try {
+      const res = await fetch(def.submit.submitUrl, {
+        method: def.submit.submitMethod || 'POST',
+        credentials: 'include',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(answers),
+      });
+      if (res.ok) {
+        const { id } = (await res.json().catch(() => ({}))) as { id?: string };
+        const thanks = el('div', { class: 'thanks', role: 'status', tabindex: -1, part: 'thanks' });
+        thanks.textContent = def.thanks ?? MSG.thanks;
+        form.replaceWith(thanks);
+        thanks.focus();
+        host.dispatchEvent(new CustomEvent('havn:submitted', { detail: { id }, bubbles: true }));
+        return;
+      }
+      if (res.status === 403) fail(MSG.origin(location.origin), false);
+      else if (res.status === 404) fail(MSG.gone, false);
+      else if (res.status === 413) fail(MSG.tooLarge, false);
+      else if (res.status === 429) fail(MSG.rateLimited, true);
+      else if (res.status >= 400 && res.status < 500)
+        fail(MSG.rejected(await errorText(res)), false);
+      else fail(MSG.sendFailed, true);
+    } catch {
+      fail(MSG.sendFailed, true);
+    } finally {
+      button.disabled = false;
+      form.removeAttribute('aria-busy');
+      button.textContent = 'Send';
+    }
+  };
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!button.disabled) void send();
+  });
+  return form;
+}
