@@ -1,3 +1,46 @@
 #!/usr/bin/env node
-// Placeholder until the CLI lands (issue: CLI).
-console.log('havn: the telemetry CLI (havn otel errors|traces|logs|spans) is coming.');
+// The havn entry point: reads the environment (once), runs the command table, and is the one
+// top-level catch that maps every error to an exit code (0-decisions §3): 0 success, 1 runtime
+// failure, 2 usage error. Never a stack trace.
+import { CommanderError } from 'commander';
+import { readEnvironment } from './config/environment.js';
+import type { CliContext } from './context.js';
+import { CliError } from './errors.js';
+import { buildProgram } from './program.js';
+
+const environment = readEnvironment(process.env, process.stdout.isTTY);
+const ctx: CliContext = {
+  ...environment,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+// A closed pipe (`havn otel logs | head`) is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+});
+
+process.exitCode = await run();
+
+async function run(): Promise<number> {
+  try {
+    await buildProgram(ctx).parseAsync(process.argv.slice(2), { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // commander has printed its own message (or the help / version) already.
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      return 2;
+    }
+    if (error instanceof CliError) {
+      ctx.stderr.write(`${error.message}\n`);
+      return error.exitCode;
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    ctx.stderr.write(`havn: unexpected failure: ${reason}\n`);
+    return 1;
+  }
+}

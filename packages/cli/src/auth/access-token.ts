@@ -1,0 +1,52 @@
+// The access token for a query: the stored one while it is fresh; otherwise a silent renewal
+// (MSAL refresh token, or `az` again); otherwise "Not authenticated" (spec 3 §7). An expired
+// stored token counts as no token (0-decisions §3).
+import { loadCredential, saveCredential, type StoredCredential } from '../config/credentials.js';
+import type { CliContext } from '../context.js';
+import { CliError, NOT_AUTHENTICATED } from '../errors.js';
+import { REFRESH_MARGIN_MS } from './defaults.js';
+
+export async function accessTokenFor(ctx: CliContext, apiUrl: string): Promise<string> {
+  const credential = await loadCredential(ctx.configDir);
+  // A token is for one audience; after `configure --api-url` an old token is for another API.
+  if (!credential || !sameApi(credential.apiUrl, apiUrl)) {
+    throw new CliError(NOT_AUTHENTICATED);
+  }
+  const now = ctx.now();
+  const margin = credential.kind === 'token' ? 0 : REFRESH_MARGIN_MS;
+  if (credential.expiresOn === null || credential.expiresOn - margin > now) {
+    return credential.accessToken;
+  }
+  if (credential.kind === 'token') throw new CliError(NOT_AUTHENTICATED);
+  let renewed: StoredCredential;
+  try {
+    renewed = await renew(credential, ctx.configDir);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliError(`${NOT_AUTHENTICATED}\nThe stored sign-in could not be renewed: ${reason}`);
+  }
+  await saveCredential(ctx.configDir, renewed);
+  return renewed.accessToken;
+}
+
+async function renew(
+  credential: Exclude<StoredCredential, { kind: 'token' }>,
+  configDir: string,
+): Promise<StoredCredential> {
+  if (credential.kind === 'azure-cli') {
+    const { azureCliToken } = await import('./azure-cli.js');
+    const token = await azureCliToken(credential.apiUrl, credential.tenant);
+    return { ...credential, ...token };
+  }
+  const { silentRefresh } = await import('./msal-session.js');
+  const token = await silentRefresh(
+    { configDir, clientId: credential.clientId, authority: credential.authority },
+    credential.apiUrl,
+    credential.homeAccountId,
+  );
+  return { ...credential, ...token };
+}
+
+function sameApi(a: string, b: string): boolean {
+  return a.replace(/\/+$/, '').toLowerCase() === b.replace(/\/+$/, '').toLowerCase();
+}

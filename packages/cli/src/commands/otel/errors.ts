@@ -1,0 +1,56 @@
+// `havn otel errors [APP]` (spec 3 §4.2): recent exceptions, most recent first.
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { errorsQuery } from '../../kql/queries.js';
+import { OPERATION_ID_WIDTH, pick, shortText, timeCell, type RowView } from '../../output/view.js';
+import { runOtel } from './run-otel.js';
+import {
+  addListOptions,
+  parseListSettings,
+  requiredText,
+  type RawListOptions,
+} from './shared-options.js';
+
+const FIELDS = ['timestamp', 'cloud_RoleName', 'type', 'message', 'operation_Id'] as const;
+
+export const errorsView: RowView = {
+  noun: 'exceptions',
+  fields: FIELDS,
+  columns: [
+    { header: 'Time (UTC)', cell: (r) => timeCell(r.timestamp) },
+    { header: 'App', cell: (r) => shortText(r.cloud_RoleName) },
+    { header: 'Type', cell: (r) => shortText(r.type) },
+    // spec 3 §2: exception messages 60 characters, operation ids 16 in the table.
+    { header: 'Message', cell: (r) => shortText(r.message, 60) },
+    { header: 'Operation', cell: (r) => shortText(r.operation_Id, OPERATION_ID_WIDTH) },
+  ],
+  json: (r) => pick(r, FIELDS),
+};
+
+interface ErrorsOptions extends RawListOptions {
+  readonly operationId?: string;
+}
+
+export function registerErrors(otel: Command, ctx: CliContext): void {
+  addListOptions(otel.command('errors').description('Recent exceptions, most recent first.'))
+    .option('--operation-id <ID>', 'only exceptions of this operation (operation_Id)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  havn otel errors                         exceptions of the last hour
+  havn otel errors checkout --since 1d     one app (cloud_RoleName), last day
+  havn otel errors --operation-id 4bf92f3577b34da6a3ce929d0e0e4736
+  havn otel errors --format Json | jq '.[].message'`,
+    )
+    .action(async (app: string | undefined, options: ErrorsOptions) => {
+      await runOtel(ctx, () => {
+        const s = parseListSettings(app, options);
+        const operationId =
+          options.operationId === undefined
+            ? undefined
+            : requiredText(options.operationId, '--operation-id');
+        return { ...s, view: errorsView, query: errorsQuery({ ...s, operationId }) };
+      });
+    });
+}

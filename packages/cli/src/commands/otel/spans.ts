@@ -1,0 +1,88 @@
+// `havn otel spans --operation-id ID` (spec 3 §4.5): the outbound calls (dependencies) of one
+// operation over a fixed 24 hours, oldest first.
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { spansQuery } from '../../kql/queries.js';
+import { SPANS_WINDOW } from '../../kql/since.js';
+import { parseFormat } from '../../output/format.js';
+import { durationCell, shortText, successCell, timeCell, type RowView } from '../../output/view.js';
+import { runOtel } from './run-otel.js';
+import { successFields } from './traces.js';
+
+export const spansView: RowView = {
+  noun: 'spans',
+  fields: [
+    'timestamp',
+    'cloud_RoleName',
+    'name',
+    'type',
+    'target',
+    'duration',
+    'resultCode',
+    'Success',
+    'HasError',
+    'id',
+    'operation_ParentId',
+    'operation_Id',
+  ],
+  columns: [
+    { header: 'Time (UTC)', cell: (r) => timeCell(r.timestamp) },
+    { header: 'App', cell: (r) => shortText(r.cloud_RoleName) },
+    { header: 'Name', cell: (r) => shortText(r.name, 60) },
+    { header: 'Type', cell: (r) => shortText(r.type) },
+    // spec 3 §2: a null target is blank in the table.
+    { header: 'Target', cell: (r) => shortText(r.target, 40) },
+    { header: 'Duration', cell: (r) => durationCell(r.duration), align: 'right' },
+    { header: 'Result', cell: (r) => shortText(r.resultCode), align: 'right' },
+    { header: 'OK', cell: (r) => successCell(r.success) },
+  ],
+  json: (r) => ({
+    timestamp: r.timestamp ?? null,
+    cloud_RoleName: r.cloud_RoleName ?? null,
+    name: r.name ?? null,
+    type: r.type ?? null,
+    // spec 3 §2: a null target stays null in JSON.
+    target: r.target ?? null,
+    duration: r.duration ?? null,
+    resultCode: r.resultCode ?? null,
+    ...successFields(r),
+    id: r.id ?? null,
+    operation_ParentId: r.operation_ParentId ?? null,
+    operation_Id: r.operation_Id ?? null,
+  }),
+};
+
+interface SpansOptions {
+  readonly operationId?: string;
+  readonly format: string;
+}
+
+export function registerSpans(otel: Command, ctx: CliContext): void {
+  otel
+    .command('spans')
+    .description('Outbound calls (dependencies) of one operation, oldest first, last 24 hours.')
+    .option('--operation-id <ID>', 'the operation (trace) id; required')
+    .option('--format <FORMAT>', 'Table, Json, Jsonl or Csv (case-insensitive)', 'Table')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  havn otel spans --operation-id 4bf92f3577b34da6a3ce929d0e0e4736
+  havn otel spans --operation-id 4bf92f3577b34da6a3ce929d0e0e4736 --format Json`,
+    )
+    .action(async (options: SpansOptions) => {
+      await runOtel(ctx, () => {
+        const operationId = options.operationId?.trim() ?? '';
+        // spec 3 §7: missing or whitespace-only.
+        if (operationId === '') throw new UsageError('--operation-id is required for spans');
+        return {
+          window: SPANS_WINDOW,
+          format: parseFormat(options.format),
+          verbose: false,
+          view: spansView,
+          query: spansQuery({ window: SPANS_WINDOW, operationId }),
+        };
+      });
+    });
+}

@@ -1,0 +1,81 @@
+// `havn otel traces [APP]` (spec 3 §4.3): recent inbound requests, most recent first.
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { tracesQuery } from '../../kql/queries.js';
+import type { Row } from '../../upstream/coerce.js';
+import {
+  OPERATION_ID_WIDTH,
+  durationCell,
+  shortText,
+  successCell,
+  timeCell,
+  type RowView,
+} from '../../output/view.js';
+import { runOtel } from './run-otel.js';
+import { addListOptions, parseListSettings, type RawListOptions } from './shared-options.js';
+
+/** spec 3 §2: JSON carries Success and HasError (its inverse) in PascalCase. */
+export function successFields(row: Row): { Success: boolean | null; HasError: boolean | null } {
+  const success = typeof row.success === 'boolean' ? row.success : null;
+  return { Success: success, HasError: success === null ? null : !success };
+}
+
+export const tracesView: RowView = {
+  noun: 'requests',
+  fields: [
+    'timestamp',
+    'cloud_RoleName',
+    'name',
+    'resultCode',
+    'duration',
+    'Success',
+    'HasError',
+    'operation_Id',
+  ],
+  columns: [
+    { header: 'Time (UTC)', cell: (r) => timeCell(r.timestamp) },
+    { header: 'App', cell: (r) => shortText(r.cloud_RoleName) },
+    { header: 'Name', cell: (r) => shortText(r.name) },
+    { header: 'Result', cell: (r) => shortText(r.resultCode), align: 'right' },
+    { header: 'Duration', cell: (r) => durationCell(r.duration), align: 'right' },
+    { header: 'OK', cell: (r) => successCell(r.success) },
+    { header: 'Operation', cell: (r) => shortText(r.operation_Id, OPERATION_ID_WIDTH) },
+  ],
+  json: (r) => ({
+    timestamp: r.timestamp ?? null,
+    cloud_RoleName: r.cloud_RoleName ?? null,
+    name: r.name ?? null,
+    resultCode: r.resultCode ?? null,
+    duration: r.duration ?? null,
+    ...successFields(r),
+    operation_Id: r.operation_Id ?? null,
+  }),
+};
+
+interface TracesOptions extends RawListOptions {
+  readonly hasError?: boolean;
+}
+
+export function registerTraces(otel: Command, ctx: CliContext): void {
+  addListOptions(
+    otel
+      .command('traces')
+      .description('Recent inbound requests with duration, result code and success flag.'),
+  )
+    .option('--has-error', 'only failed requests (success == false)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  havn otel traces                          requests of the last hour
+  havn otel traces api --has-error --since 6h
+  havn otel traces --format csv --limit 500 > requests.csv`,
+    )
+    .action(async (app: string | undefined, options: TracesOptions) => {
+      await runOtel(ctx, () => {
+        const s = parseListSettings(app, options);
+        const query = tracesQuery({ ...s, hasError: options.hasError === true });
+        return { ...s, view: tracesView, query };
+      });
+    });
+}

@@ -1,0 +1,18 @@
+// What every command receives: the resolved environment and the process's streams, passed down
+// as arguments (no module singletons) so tests and main.ts wire them the same way.
+
+export interface TextSink {
+  write(text: string): unknown;
+}
+
+export interface CliContext {
+  /** Directory holding config.json and the credential files (0-decisions §3). */
+  readonly configDir: string;
+  /** Colour is on only for a TTY and never with NO_COLOR (https://no-color.org). */
+  readonly color: boolean;
+  readonly stdout: TextSink;
+  readonly stderr: TextSink;
+  readonly stdin: NodeJS.ReadableStream;
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+}

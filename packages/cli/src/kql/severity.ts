@@ -1,0 +1,31 @@
+// --severity (spec 3 §4.4) with the numeric levels 0-decisions §3 fixes. An unknown name is a
+// usage error (0-decisions §3), not the spec's silent "no filter".
+import { UsageError } from '../errors.js';
+
+const LEVELS: Readonly<Record<string, number>> = {
+  trace: 0,
+  verbose: 0,
+  info: 1,
+  information: 1,
+  warning: 2,
+  error: 3,
+  critical: 4,
+};
+
+const NAMES = ['Verbose', 'Information', 'Warning', 'Error', 'Critical'] as const;
+
+export function parseSeverity(value: string): number {
+  const level = LEVELS[value.trim().toLowerCase()];
+  if (level === undefined) {
+    throw new UsageError(
+      `--severity must be one of Trace (or Verbose), Info (or Information), Warning, Error, Critical; got '${value}'.`,
+    );
+  }
+  return level;
+}
+
+/** The display name of a numeric severityLevel, or the number itself when out of range. */
+export function severityName(level: number | null): string {
+  if (level === null) return '';
+  return NAMES[level] ?? String(level);
+}

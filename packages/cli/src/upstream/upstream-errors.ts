@@ -1,0 +1,86 @@
+// Maps an error answer of the query API (`{ error: { code, message, innererror } }`) to a message
+// that names the cause and the fix (issue 7), always with the upstream's own text (0-decisions §3).
+import { CliError } from '../errors.js';
+import { isRecord } from './coerce.js';
+
+export interface UpstreamError {
+  readonly code: string;
+  readonly message: string;
+}
+
+/** The error object of an answer body: its code and its messages, outermost to innermost. */
+export function readUpstreamError(body: unknown): UpstreamError | undefined {
+  if (!isRecord(body) || !isRecord(body.error)) return undefined;
+  const messages: string[] = [];
+  let code = '';
+  let current: unknown = body.error;
+  // innererror nests; the innermost message is usually the useful one (a KQL semantic error).
+  for (let depth = 0; isRecord(current) && depth < 10; depth++) {
+    if (code === '' && typeof current.code === 'string') code = current.code;
+    if (typeof current.message === 'string' && current.message !== '') {
+      if (!messages.includes(current.message)) messages.push(current.message);
+    }
+    current = current.innererror;
+  }
+  return { code, message: messages.join(': ') };
+}
+
+export interface FailureContext {
+  readonly status: number;
+  readonly body: unknown;
+  readonly retryAfterSeconds: number | undefined;
+  readonly appId: string;
+  readonly query: string;
+  readonly verbose: boolean;
+}
+
+export function upstreamFailure(c: FailureContext): CliError {
+  const error = readUpstreamError(c.body);
+  const code = error?.code ?? '';
+  const said = error
+    ? ` (${String(c.status)} ${code}: ${error.message})`
+    : ` (${String(c.status)})`;
+  if (c.status === 401 || (c.status === 403 && code.startsWith('InvalidAuthenticationToken'))) {
+    return new CliError(
+      `Application Insights rejected the access token${said}.\nRun 'havn login' to sign in again.`,
+    );
+  }
+  if (c.status === 403 && code === 'InsufficientAccessError') {
+    return new CliError(
+      `Access denied${said}.\nYour account needs the Reader role (or Monitoring Reader) on the Application Insights resource; a new role assignment can take up to an hour to apply.`,
+    );
+  }
+  if (c.status === 403) {
+    return new CliError(
+      `Access denied${said}.\nCheck that your account may read this Application Insights resource.`,
+    );
+  }
+  if (c.status === 404) {
+    return new CliError(
+      `Application Insights app '${c.appId}' was not found${said}.\nCheck the app id (the Application ID under API Access, not the instrumentation key) with 'havn configure telemetry --show'.`,
+    );
+  }
+  if (c.status === 429) {
+    const wait =
+      c.retryAfterSeconds === undefined
+        ? 'in a minute'
+        : `after ${String(c.retryAfterSeconds)} seconds`;
+    return new CliError(`Application Insights is throttling requests${said}.\nRetry ${wait}.`);
+  }
+  if (c.status === 400) {
+    const query = c.verbose ? `\nQuery:\n${c.query}` : '\nRun with -v to see the query.';
+    return new CliError(`Application Insights rejected the query${said}.${query}`);
+  }
+  if (c.status >= 500) {
+    return new CliError(`Application Insights failed${said}.\nTry again in a moment.`);
+  }
+  return new CliError(`Application Insights answered an unexpected status${said}.`);
+}
+
+/** Retry-After as seconds (delta-seconds or an HTTP date), or undefined when absent or bad. */
+export function retryAfterSeconds(header: string | undefined, now: number): number | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
