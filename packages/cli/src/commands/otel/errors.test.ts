@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FAKE_TOKEN, FakeAppInsights, table } from '../../test-support/fake-app-insights.js';
+import { ANSI, havn, signedInConfigDir } from '../../test-support/run-havn.js';
+
+const COLUMNS = [
+  ['timestamp', 'datetime'],
+  ['cloud_RoleName', 'string'],
+  ['type', 'string'],
+  ['message', 'string'],
+  ['operation_Id', 'string'],
+] as const;
+
+const LONG_MESSAGE = `Object reference not set to an instance of an object. ${'x'.repeat(80)} END`;
+const LONG_OP = '4bf92f3577b34da6a3ce929d0e0e4736';
+
+let fake: FakeAppInsights;
+let config: { dir: string; cleanup: () => Promise<void> };
+const run = (...args: string[]) => havn(['otel', 'errors', ...args], { configDir: config.dir });
+
+beforeAll(async () => {
+  fake = await FakeAppInsights.start();
+  config = await signedInConfigDir(fake.url, FAKE_TOKEN);
+});
+afterAll(async () => {
+  await fake.close();
+  await config.cleanup();
+});
+beforeEach(() => {
+  fake.reset();
+});
+
+describe('havn otel errors', () => {
+  it('posts the default query (exceptions, last hour, 20 rows, newest first) with the bearer token', async () => {
+    const r = await run('--format', 'Json');
+    expect(r.code).toBe(0);
+    expect(fake.last.path).toBe('/v1/apps/app-1234/query');
+    expect(fake.last.headers.authorization).toBe(`Bearer ${FAKE_TOKEN}`);
+    expect(fake.last.headers['content-type']).toBe('application/json');
+    expect(fake.last.body).toEqual({
+      query: [
+        'exceptions',
+        '| where timestamp > ago(1h)',
+        '| order by timestamp desc',
+        '| take 20',
+        '| project timestamp, cloud_RoleName, type, message = coalesce(message, outerMessage, innermostMessage), operation_Id',
+      ].join('\n'),
+      timespan: 'PT1H',
+    });
+    expect(r.stdout).toBe('[]\n');
+  });
+
+  it('filters on APP, --operation-id, --since and --limit', async () => {
+    const r = await run('checkout', '--since', '7d', '--limit', '5', '--operation-id', LONG_OP);
+    expect(r.code).toBe(0);
+    const query = String(fake.last.body.query);
+    expect(query).toContain('| where timestamp > ago(7d)');
+    expect(query).toContain("| where cloud_RoleName == 'checkout'");
+    expect(query).toContain(`| where operation_Id == '${LONG_OP}'`);
+    expect(query).toContain('| take 5');
+    expect(fake.last.body.timespan).toBe('P7D');
+    expect((await run('--since', '30m', '--format', 'json')).code).toBe(0);
+    expect(fake.last.body.timespan).toBe('PT30M');
+  });
+
+  it('escapes quotes and backslashes so a value cannot change the query shape', async () => {
+    const evil = `x' or 1==1 | project secret='\\`;
+    const r = await run(evil, '--operation-id', `a\\' | take 1000 //`);
+    expect(r.code).toBe(0);
+    const query = String(fake.last.body.query);
+    expect(query).toContain(`| where cloud_RoleName == 'x\\' or 1==1 | project secret=\\'\\\\'`);
+    expect(query).toContain(`| where operation_Id == 'a\\\\\\' | take 1000 //'`);
+    // Still exactly one pipeline stage per line, and the only take is ours.
+    expect(query.split('\n')).toHaveLength(7);
+    expect(query.match(/\| take /g)).toHaveLength(2);
+    expect(query.split('\n').filter((l) => l.startsWith('| take'))).toEqual(['| take 20']);
+  });
+
+  it('renders a rounded table with messages cut to 60 and operation ids to 16 characters', async () => {
+    fake.reply({
+      body: table(COLUMNS, [
+        [
+          '2026-11-21T10:24:25.1234567Z',
+          'checkout',
+          'System.NullReferenceException',
+          LONG_MESSAGE,
+          LONG_OP,
+        ],
+        ['2026-11-21T10:20:00Z', 'api', 'TimeoutException', 'short', null],
+      ]),
+    });
+    const r = await run();
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]?.startsWith('╭')).toBe(true);
+    expect(lines[0]?.endsWith('╮')).toBe(true);
+    expect(lines.at(-1)?.startsWith('╰')).toBe(true);
+    expect(lines.at(-1)?.endsWith('╯')).toBe(true);
+    expect(r.stdout).toContain(`${LONG_MESSAGE.slice(0, 59)}…`);
+    expect(r.stdout).not.toContain(LONG_MESSAGE.slice(0, 60));
+    expect(r.stdout).toContain(`${LONG_OP.slice(0, 15)}…`);
+    expect(r.stdout).toContain('2026-11-21 10:24:25');
+    expect(r.stdout).toMatch(/│ short +│/);
+    // Every line of the table has the same width.
+    expect(new Set(lines.map((l) => Array.from(l).length)).size).toBe(1);
+    expect(r.stdout).not.toMatch(ANSI);
+  });
+
+  it('writes compact, untruncated JSON and nothing else with --format Json', async () => {
+    fake.reply({
+      body: table(COLUMNS, [['2026-11-21T10:24:25Z', 'checkout', 'E', LONG_MESSAGE, LONG_OP]]),
+    });
+    const r = await run('--format', 'JSON', '-v');
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(ANSI);
+    expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(r.stdout))}\n`);
+    expect(JSON.parse(r.stdout)).toEqual([
+      {
+        timestamp: '2026-11-21T10:24:25Z',
+        cloud_RoleName: 'checkout',
+        type: 'E',
+        message: LONG_MESSAGE,
+        operation_Id: LONG_OP,
+      },
+    ]);
+    // -v goes to stderr, never into the JSON.
+    expect(r.stderr).toContain('App ID: app-1234');
+    expect(r.stderr).toContain('Window: last 1 hour');
+    expect(r.stderr).toContain('exceptions\n| where timestamp > ago(1h)');
+  });
+
+  it('writes jsonl and csv', async () => {
+    const rows = [
+      ['2026-11-21T10:24:25Z', 'a', 'E', 'say "hi", then\nleave', 'op1'],
+      ['2026-11-21T10:24:24Z', 'b', 'F', 'plain', null],
+    ];
+    fake.reply({ body: table(COLUMNS, rows) }, { body: table(COLUMNS, rows) });
+    const jsonl = await run('--format', 'jsonl');
+    expect(jsonl.code).toBe(0);
+    const lines = jsonl.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[1]!)).toMatchObject({ cloud_RoleName: 'b', operation_Id: null });
+    const csv = await run('--format', 'CSV');
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toBe(
+      'timestamp,cloud_RoleName,type,message,operation_Id\r\n' +
+        '2026-11-21T10:24:25Z,a,E,"say ""hi"", then\nleave",op1\r\n' +
+        '2026-11-21T10:24:24Z,b,F,plain,\r\n',
+    );
+  });
+
+  it('says so on stderr when there is nothing, and keeps stdout empty', async () => {
+    const r = await run('--since', '2h');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('No exceptions in the last 2 hours.');
+  });
+
+  it.each([
+    [['--since', '1w'], '--since must be a positive whole number followed by d, h or m'],
+    [['--since', 'abc'], '--since must be a positive whole number followed by d, h or m'],
+    [['--since', '0h'], '--since must be'],
+    [['--limit', 'ten'], '--limit must be a whole number from 1 to 500000'],
+    [['--limit', '0'], '--limit must be'],
+    [['--format', 'xml'], '--format must be Table, Json, Jsonl or Csv'],
+    [['--operation-id', '  '], '--operation-id must not be empty'],
+    [['--nope'], "unknown option '--nope'"],
+  ])('refuses %j with exit 2 and no request', async (args, message) => {
+    const r = await run(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(fake.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FAKE_TOKEN, FakeAppInsights, table } from '../../test-support/fake-app-insights.js';
+import { havn, signedInConfigDir } from '../../test-support/run-havn.js';
+
+const COLUMNS = [
+  ['timestamp', 'datetime'],
+  ['cloud_RoleName', 'string'],
+  ['severityLevel', 'int'],
+  ['message', 'string'],
+  ['operation_Id', 'string'],
+] as const;
+
+const LONG = `Payment provider answered slowly; retrying with backoff ${'y'.repeat(60)}`;
+
+let fake: FakeAppInsights;
+let config: { dir: string; cleanup: () => Promise<void> };
+const run = (...args: string[]) => havn(['otel', 'logs', ...args], { configDir: config.dir });
+
+beforeAll(async () => {
+  fake = await FakeAppInsights.start();
+  config = await signedInConfigDir(fake.url, FAKE_TOKEN);
+});
+afterAll(async () => {
+  await fake.close();
+  await config.cleanup();
+});
+beforeEach(() => {
+  fake.reset();
+});
+
+describe('havn otel logs', () => {
+  it('renders rows with numeric severityLevel (the spec’s crash) as a table', async () => {
+    fake.reply({
+      body: table(COLUMNS, [
+        ['2026-11-21T10:00:03Z', 'worker', '3', LONG, 'op-1'],
+        ['2026-11-21T10:00:02Z', 'worker', 2, 'disk almost full', 'op-2'],
+        ['2026-11-21T10:00:01Z', 'worker', '1', 'started', null],
+      ]),
+    });
+    const r = await run();
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/│ Error +│ Payment provider/);
+    expect(r.stdout).toMatch(/│ Warning +│ disk almost full/);
+    expect(r.stdout).toMatch(/│ Information │ started/);
+    // spec 3 §8: log messages are cut to 70 characters.
+    expect(r.stdout).toContain(`${LONG.slice(0, 69)}…`);
+    expect(r.stdout).not.toContain(LONG.slice(0, 70));
+  });
+
+  it('keeps severityLevel numeric in JSON', async () => {
+    fake.reply({ body: table(COLUMNS, [['2026-11-21T10:00:03Z', 'w', '4', LONG, 'op-1']]) });
+    const r = await run('--format', 'Json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      {
+        timestamp: '2026-11-21T10:00:03Z',
+        cloud_RoleName: 'w',
+        severityLevel: 4,
+        message: LONG,
+        operation_Id: 'op-1',
+      },
+    ]);
+  });
+
+  it.each([
+    ['Trace', 0],
+    ['verbose', 0],
+    ['Info', 1],
+    ['INFORMATION', 1],
+    ['warning', 2],
+    ['Error', 3],
+    ['critical', 4],
+  ])('--severity %s filters severityLevel >= %i', async (name, level) => {
+    expect((await run('--severity', name)).code).toBe(0);
+    expect(String(fake.last.body.query)).toContain(`| where severityLevel >= ${String(level)}`);
+  });
+
+  it('applies APP, --trace-id, --since and --limit (0-decisions §3: limit applies to logs)', async () => {
+    expect((await run('worker', '--trace-id', 'abc', '--since', '30m', '--limit', '7')).code).toBe(
+      0,
+    );
+    expect(fake.last.body).toEqual({
+      query: [
+        'traces',
+        '| where timestamp > ago(30m)',
+        "| where cloud_RoleName == 'worker'",
+        "| where operation_Id == 'abc'",
+        '| order by timestamp desc',
+        '| take 7',
+        '| project timestamp, cloud_RoleName, severityLevel, message, operation_Id',
+      ].join('\n'),
+      timespan: 'PT30M',
+    });
+    expect((await run()).code).toBe(0);
+    expect(String(fake.last.body.query)).toContain('| take 20');
+  });
+
+  it('prints the query with -v', async () => {
+    const r = await run('--verbose', '--severity', 'error');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('| where severityLevel >= 3');
+  });
+
+  it('refuses an unknown --severity with exit 2 naming the accepted names', async () => {
+    const r = await run('--severity', 'loud');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "--severity must be one of Trace (or Verbose), Info (or Information), Warning, Error, Critical; got 'loud'.",
+    );
+    expect(fake.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FAKE_TOKEN, FakeAppInsights, table } from '../../test-support/fake-app-insights.js';
+import { ANSI, havn, signedInConfigDir } from '../../test-support/run-havn.js';
+
+const COLUMNS = [
+  ['timestamp', 'datetime'],
+  ['cloud_RoleName', 'string'],
+  ['name', 'string'],
+  ['resultCode', 'string'],
+  ['duration', 'real'],
+  ['success', 'bool'],
+  ['operation_Id', 'string'],
+] as const;
+
+// The service sends booleans and numbers as strings; real JSON values must work too.
+const ROWS = [
+  ['2026-11-21T10:00:03Z', 'api', 'GET /orders', '200', '12.5', 'True', 'op-a'],
+  ['2026-11-21T10:00:02Z', 'api', 'POST /pay', '500', 1530.2, false, 'op-b'],
+  ['2026-11-21T10:00:01Z', 'api', 'GET /health', '200', '3', null, 'op-c'],
+];
+
+let fake: FakeAppInsights;
+let config: { dir: string; cleanup: () => Promise<void> };
+const run = (...args: string[]) => havn(['otel', 'traces', ...args], { configDir: config.dir });
+
+beforeAll(async () => {
+  fake = await FakeAppInsights.start();
+  config = await signedInConfigDir(fake.url, FAKE_TOKEN);
+});
+afterAll(async () => {
+  await fake.close();
+  await config.cleanup();
+});
+beforeEach(() => {
+  fake.reset();
+});
+
+describe('havn otel traces', () => {
+  it('queries requests, newest first, with --has-error as success == false', async () => {
+    expect((await run('api', '--has-error', '--since', '6h', '--limit', '50')).code).toBe(0);
+    expect(fake.last.body).toEqual({
+      query: [
+        'requests',
+        '| where timestamp > ago(6h)',
+        "| where cloud_RoleName == 'api'",
+        '| where success == false',
+        '| order by timestamp desc',
+        '| take 50',
+        '| project timestamp, cloud_RoleName, name, resultCode, duration, success, operation_Id',
+      ].join('\n'),
+      timespan: 'PT6H',
+    });
+    expect((await run()).code).toBe(0);
+    expect(String(fake.last.body.query)).not.toContain('success == false');
+  });
+
+  it('shows a check or a cross for success, blank when unknown, and durations', async () => {
+    fake.reply({ body: table(COLUMNS, ROWS) });
+    const r = await run();
+    expect(r.code).toBe(0);
+    const [orders, pay, health] = ['GET /orders', 'POST /pay', 'GET /health'].map((n) =>
+      r.stdout.split('\n').find((l) => l.includes(n)),
+    );
+    expect(orders).toMatch(/13 ms │ ✓ {2}│/);
+    expect(pay).toMatch(/1\.53 s │ ✗ {2}│/);
+    expect(health).toMatch(/3\.0 ms │ {4}│ op-c/);
+    expect(r.stdout).not.toMatch(ANSI);
+  });
+
+  it('writes Success and HasError in PascalCase in JSON, coerced from strings', async () => {
+    fake.reply({ body: table(COLUMNS, ROWS) });
+    const r = await run('--format', 'json');
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(rows.map((x) => [x.Success, x.HasError, x.duration])).toEqual([
+      [true, false, 12.5],
+      [false, true, 1530.2],
+      [null, null, 3],
+    ]);
+    expect(rows[0]).toEqual({
+      timestamp: '2026-11-21T10:00:03Z',
+      cloud_RoleName: 'api',
+      name: 'GET /orders',
+      resultCode: '200',
+      duration: 12.5,
+      Success: true,
+      HasError: false,
+      operation_Id: 'op-a',
+    });
+  });
+
+  it('prints the query with -v (0-decisions §3: -v works on traces)', async () => {
+    const r = await run('-v', '--has-error');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('App ID: app-1234');
+    expect(r.stderr).toContain('| where success == false');
+  });
+
+  it('colours the check and cross only on request of a TTY, so never in a pipe', async () => {
+    fake.reply({ body: table(COLUMNS, ROWS) });
+    // stdout is a pipe here: no colour even without NO_COLOR.
+    const r = await havn(['otel', 'traces'], { configDir: config.dir, env: { FORCE_COLOR: '1' } });
+    expect(r.stdout).toContain('✗');
+    expect(r.stdout).not.toMatch(ANSI);
+  });
+});

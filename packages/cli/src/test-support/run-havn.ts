@@ -1,0 +1,79 @@
+// Runs the real built binary (packages/cli/dist/main.js; `node scripts/build.mjs` builds it) as a
+// child process, with its configuration in a temp directory and nothing inherited from the
+// environment of the machine running the tests.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const HAVN_BIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+export interface HavnResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface HavnOptions {
+  readonly configDir: string;
+  readonly input?: string;
+  readonly env?: Record<string, string>;
+}
+
+export async function havn(args: readonly string[], options: HavnOptions): Promise<HavnResult> {
+  if (!existsSync(HAVN_BIN)) {
+    throw new Error(`${HAVN_BIN} is missing: run 'node scripts/build.mjs' first`);
+  }
+  const child = spawn(process.execPath, [HAVN_BIN, ...args], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: options.configDir,
+      HAVN_CONFIG_DIR: options.configDir,
+      ...options.env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+  child.stdin.end(options.input ?? '');
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  return { code, stdout, stderr };
+}
+
+/** A fresh, empty configuration directory; `cleanup` removes it. */
+export async function tempConfigDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'havn-cli-'));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A configuration directory pointed at `apiUrl` and signed in with `token`, via the binary. */
+export async function signedInConfigDir(
+  apiUrl: string,
+  token: string,
+): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const temp = await tempConfigDir();
+  const configured = await havn(
+    ['configure', 'telemetry', '--app-id', 'app-1234', '--api-url', apiUrl],
+    { configDir: temp.dir },
+  );
+  if (configured.code !== 0) throw new Error(`configure failed: ${configured.stderr}`);
+  const login = await havn(['login', '--with-token'], { configDir: temp.dir, input: token });
+  if (login.code !== 0) throw new Error(`login failed: ${login.stderr}`);
+  return temp;
+}
+
+/** A JWT-shaped token (unsigned: the CLI reads `exp` only) expiring at `exp` (epoch seconds). */
+export function jwtWithExpiry(exp: number): string {
+  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  return `${part({ alg: 'none', typ: 'JWT' })}.${part({ aud: 'https://api.applicationinsights.io', exp })}.sig`;
+}
+
+/** ANSI escape sequences (colour codes) in `text`. */
+export const ANSI = new RegExp(`${String.fromCharCode(27)}\\[`);
