@@ -1,0 +1,237 @@
+// The path every otel command shares: the check order of spec 3 §7 (configuration, then the
+// token), and the mapping of the query API's error answers to messages and exit codes.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  FAKE_TOKEN,
+  FakeAppInsights,
+  table,
+  upstreamError,
+} from '../../test-support/fake-app-insights.js';
+import {
+  havn,
+  jwtWithExpiry,
+  signedInConfigDir,
+  tempConfigDir,
+} from '../../test-support/run-havn.js';
+
+const NOT_CONFIGURED =
+  'Telemetry workspace is not configured.\nRun havn configure telemetry to configure.\n';
+const NOT_AUTHENTICATED = "Not authenticated. Run 'havn login' to sign in.\n";
+const STACK = /\n\s+at /;
+
+let fake: FakeAppInsights;
+let config: { dir: string; cleanup: () => Promise<void> };
+const errors = (...args: string[]) => havn(['otel', 'errors', ...args], { configDir: config.dir });
+
+beforeAll(async () => {
+  fake = await FakeAppInsights.start();
+  config = await signedInConfigDir(fake.url, FAKE_TOKEN);
+});
+afterAll(async () => {
+  await fake.close();
+  await config.cleanup();
+});
+beforeEach(() => {
+  fake.reset();
+});
+
+describe('check order', () => {
+  it.each([
+    [['errors']],
+    [['traces', '--since', 'bogus']],
+    [['logs', '--severity', 'loud']],
+    [['spans']],
+  ])('without configuration, %j says so first and exits 1', async (args) => {
+    const empty = await tempConfigDir();
+    try {
+      const r = await havn(['otel', ...args], { configDir: empty.dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(NOT_CONFIGURED);
+      expect(r.stdout).toBe('');
+    } finally {
+      await empty.cleanup();
+    }
+  });
+
+  it('configured but never signed in: not authenticated, exit 1, no request', async () => {
+    const dir = await tempConfigDir();
+    try {
+      await havn(['configure', 'telemetry', '--app-id', 'a', '--api-url', fake.url], {
+        configDir: dir.dir,
+      });
+      const r = await havn(['otel', 'logs'], { configDir: dir.dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(NOT_AUTHENTICATED);
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  it('treats an expired stored token as no token', async () => {
+    const dir = await signedInConfigDir(
+      fake.url,
+      jwtWithExpiry(Math.floor(Date.now() / 1000) + 3600),
+    );
+    try {
+      // Age the stored credential: the file says when the token expires.
+      const path = join(dir.dir, 'credentials.json');
+      const stored = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+      await writeFile(path, JSON.stringify({ ...stored, expiresOn: Date.now() - 1000 }));
+      const r = await havn(['otel', 'traces'], { configDir: dir.dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(NOT_AUTHENTICATED);
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  it('a token for another API URL (after configure --api-url) counts as none', async () => {
+    const dir = await signedInConfigDir(fake.url, FAKE_TOKEN);
+    try {
+      await havn(['configure', 'telemetry', '--api-url', 'http://127.0.0.1:9'], {
+        configDir: dir.dir,
+      });
+      const r = await havn(['otel', 'errors'], { configDir: dir.dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(NOT_AUTHENTICATED);
+    } finally {
+      await dir.cleanup();
+    }
+  });
+});
+
+describe('upstream answers', () => {
+  it('prints a PartialError as a warning on stderr and still renders the rows', async () => {
+    fake.reply({
+      body: {
+        ...table(
+          [
+            ['timestamp', 'datetime'],
+            ['message', 'string'],
+          ],
+          [['2026-11-21T10:00:00Z', 'boom']],
+        ),
+        error: {
+          code: 'PartialError',
+          message: 'There were some errors when processing your query.',
+          innererror: {
+            code: 'EngineError',
+            message: 'Query result set has exceeded the internal data size limit',
+          },
+        },
+      },
+    });
+    const r = await errors('--format', 'json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(1);
+    expect(r.stderr).toContain('Warning: the results may be incomplete');
+    expect(r.stderr).toContain('exceeded the internal data size limit');
+  });
+
+  it.each([
+    [
+      401,
+      'InvalidAuthenticationTokenExpired',
+      'The access token has expired',
+      ["Run 'havn login' to sign in again."],
+    ],
+    [
+      403,
+      'InvalidAuthenticationTokenAudience',
+      'Wrong audience',
+      ["Run 'havn login' to sign in again."],
+    ],
+    [
+      403,
+      'InsufficientAccessError',
+      'The provided credentials have insufficient access',
+      ['Reader role', 'up to an hour'],
+    ],
+    [
+      404,
+      'PathNotFoundError',
+      'The requested path does not exist',
+      ["app 'app-1234'", 'Check the app id'],
+    ],
+    [500, 'InternalServerError', 'Something broke', ['Try again in a moment']],
+  ])('maps %i %s to exit 1 with the cause and the fix', async (status, code, message, hints) => {
+    fake.reply({ status, body: upstreamError(code, message) });
+    const r = await errors();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`(${String(status)} ${code}: ${message})`);
+    for (const hint of hints) expect(r.stderr).toContain(hint);
+    expect(r.stderr).not.toMatch(STACK);
+  });
+
+  it('a token the API refuses ends in exit 1 asking to sign in again', async () => {
+    fake.acceptedToken = 'another-token';
+    const r = await errors();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('401 InvalidAuthenticationToken');
+    expect(r.stderr).toContain("Run 'havn login' to sign in again.");
+  });
+
+  it('400: the upstream message (innermost too), and the query with -v', async () => {
+    const bad = upstreamError(
+      'BadArgumentError',
+      'The request had some invalid properties',
+      "'where' operator: Failed to resolve column or scalar expression named 'nope'",
+    );
+    fake.reply({ status: 400, body: bad }, { status: 400, body: bad });
+    const plain = await errors();
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain("Failed to resolve column or scalar expression named 'nope'");
+    expect(plain.stderr).toContain('Run with -v to see the query.');
+    const verbose = await errors('-v');
+    expect(verbose.code).toBe(1);
+    expect(verbose.stderr).toContain('Query:\nexceptions\n| where timestamp > ago(1h)');
+  });
+
+  it('429 with a short Retry-After: waits and retries once, automatically', async () => {
+    fake.reply({
+      status: 429,
+      headers: { 'retry-after': '1' },
+      body: upstreamError('ThrottledError', 'Too many requests'),
+    });
+    const started = Date.now();
+    const r = await errors('--format', 'json');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('[]\n');
+    expect(fake.requests).toHaveLength(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('429 with a long Retry-After: exit 1 saying when to retry', async () => {
+    fake.reply({
+      status: 429,
+      headers: { 'retry-after': '120' },
+      body: upstreamError('ThrottledError', 'Too many requests'),
+    });
+    const r = await errors();
+    expect(r.code).toBe(1);
+    expect(fake.requests).toHaveLength(1);
+    expect(r.stderr).toContain('429 ThrottledError: Too many requests');
+    expect(r.stderr).toContain('Retry after 120 seconds.');
+  });
+
+  it('an unreachable API: exit 1 naming the address, no stack trace', async () => {
+    const dir = await tempConfigDir();
+    try {
+      await havn(['configure', 'telemetry', '--app-id', 'a', '--api-url', 'http://127.0.0.1:9'], {
+        configDir: dir.dir,
+      });
+      await havn(['login', '--with-token'], { configDir: dir.dir, input: 'tok' });
+      const r = await havn(['otel', 'errors'], { configDir: dir.dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('Could not reach http://127.0.0.1:9 (ECONNREFUSED)');
+      expect(r.stderr).not.toMatch(STACK);
+    } finally {
+      await dir.cleanup();
+    }
+  });
+});
