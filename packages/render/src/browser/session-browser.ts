@@ -1,0 +1,234 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import {
+  startPageScreencast,
+  type ScreencastOptions,
+  type ScreencastFrame,
+} from './session-screencast.js';
+
+export type { ScreencastFrame, ScreencastOptions } from './session-screencast.js';
+
+// A browser session's own Chromium (spec 1 §4.5, §4.11). Playwright launches it over its pipe so
+// the service can apply the profile, headers and cookies, take screenshots and record; DevTools
+// also listens on 127.0.0.1 on a port Chromium picks (port 0), which only the CDP door learns.
+
+/** Everything a session's browser is launched with; the profile fields are spec 1 §2.1. */
+export interface SessionBrowserOptions {
+  executablePath: string;
+  /** The policy flags (guard proxy, resolver rules, WebRTC, QUIC, background networking). */
+  args: readonly string[];
+  /** A fresh directory the session owns; Chromium writes DevToolsActivePort into it. */
+  userDataDir: string;
+  viewport: { width: number; height: number };
+  deviceScaleFactor: number;
+  isMobile: boolean;
+  hasTouch: boolean;
+  colorScheme: 'light' | 'dark' | 'no-preference';
+  locale: string;
+  timezone: string;
+  userAgent?: string | undefined;
+  headers: Readonly<Record<string, string>>;
+  cookies: readonly SessionCookie[];
+  ignoreHTTPSErrors: boolean;
+}
+
+/** A browser-automation cookie object (spec 1 §4.3 `cookies`). */
+export interface SessionCookie {
+  name: string;
+  value: string;
+  url?: string | undefined;
+  domain?: string | undefined;
+  path?: string | undefined;
+  expires?: number | undefined;
+  httpOnly?: boolean | undefined;
+  secure?: boolean | undefined;
+  sameSite?: 'Strict' | 'Lax' | 'None' | undefined;
+}
+
+export interface SessionScreenshotOptions {
+  selector?: string | undefined;
+  fullPage?: boolean | undefined;
+  format: 'png' | 'jpeg';
+  timeoutMs: number;
+}
+
+export interface Screencast {
+  stop(): Promise<void>;
+}
+
+export class SessionBrowser {
+  private current: Page | undefined;
+  private readonly targetIds = new WeakMap<Page, string>();
+  private readonly pageListeners = new Set<() => void>();
+  private closing = false;
+
+  private constructor(
+    private readonly context: BrowserContext,
+    /** `ws://127.0.0.1:<port>/devtools/browser/<id>`: never published outside the service. */
+    readonly wsEndpoint: string,
+  ) {
+    for (const page of context.pages()) this.track(page);
+    this.current = context.pages().at(-1);
+    context.on('page', (page) => {
+      this.track(page);
+      this.setCurrent(page);
+    });
+  }
+
+  static async launch(options: SessionBrowserOptions): Promise<SessionBrowser> {
+    const context = await chromium.launchPersistentContext(options.userDataDir, {
+      executablePath: options.executablePath,
+      args: [...options.args, '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0'],
+      viewport: options.viewport,
+      deviceScaleFactor: options.deviceScaleFactor,
+      isMobile: options.isMobile,
+      hasTouch: options.hasTouch,
+      colorScheme: options.colorScheme,
+      locale: options.locale,
+      timezoneId: options.timezone,
+      ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
+      extraHTTPHeaders: { ...options.headers },
+      ignoreHTTPSErrors: options.ignoreHTTPSErrors,
+      // Downloads land in Playwright's temp dir under the session, never in a home folder.
+      acceptDownloads: false,
+    });
+    try {
+      if (options.cookies.length > 0) await context.addCookies([...options.cookies]);
+      // Chromium writes "<port>\n<browser path>" once DevTools listens (port 0 → its own pick).
+      const active = await readFile(join(options.userDataDir, 'DevToolsActivePort'), 'utf8');
+      const [port, path] = active.split('\n');
+      if (!port || !path) throw new Error('Chromium did not report its DevTools port');
+      const browser = new SessionBrowser(context, `ws://127.0.0.1:${port}${path}`);
+      if (context.pages().length === 0) await context.newPage();
+      return browser;
+    } catch (err) {
+      await context.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** The browser's own `/json/version` document (Browser, Protocol-Version, User-Agent, …). */
+  async versionInfo(): Promise<Record<string, unknown>> {
+    const http = this.wsEndpoint.replace(/^ws:/, 'http:').replace(/\/devtools\/.*$/, '');
+    const response = await fetch(`${http}/json/version`);
+    if (!response.ok) throw new Error(`browser answered ${response.status} for /json/version`);
+    return (await response.json()) as Record<string, unknown>;
+  }
+
+  /** Open pages across every context, the client's own included (0-decisions §1). */
+  pageCount(): number {
+    return this.context.pages().length;
+  }
+
+  /** Calls `listener` whenever the current page changes (the recorder follows it). */
+  onCurrentPageChange(listener: () => void): () => void {
+    this.pageListeners.add(listener);
+    return () => this.pageListeners.delete(listener);
+  }
+
+  /** Calls `listener` once when the browser goes away for any reason but close(). */
+  onExit(listener: () => void): void {
+    this.context.on('close', () => {
+      if (!this.closing) listener();
+    });
+  }
+
+  /** A client activated a target (Target.activateTarget / Page.bringToFront). */
+  activated(targetId: string): void {
+    const page = this.context.pages().find((p) => this.targetIds.get(p) === targetId);
+    if (page) this.setCurrent(page);
+  }
+
+  async navigate(url: string, timeoutMs: number): Promise<void> {
+    const page = this.currentPage() ?? (await this.context.newPage());
+    await page.goto(url, { timeout: timeoutMs, waitUntil: 'load' });
+  }
+
+  async screenshot(options: SessionScreenshotOptions): Promise<Buffer> {
+    const page = this.currentPage();
+    if (!page) throw new Error('the session has no open page');
+    const shot = { type: options.format, timeout: options.timeoutMs } as const;
+    if (options.selector !== undefined) {
+      // The element's box at this instant: a page the client keeps animating is never "stable",
+      // so Playwright's element screenshot would wait for ever.
+      const element = page.locator(options.selector).first();
+      await element.waitFor({ state: 'visible', timeout: options.timeoutMs });
+      const box = await element.boundingBox({ timeout: options.timeoutMs });
+      if (!box) throw Object.assign(new Error('element is not visible'), { name: 'TimeoutError' });
+      return page.screenshot({ ...shot, clip: box, fullPage: true });
+    }
+    return page.screenshot({ ...shot, fullPage: options.fullPage ?? false });
+  }
+
+  /**
+   * Screencasts the current page on a CDP session of the service's own, so a client stopping its
+   * screencast does not stop ours, and moves to whichever page becomes current.
+   */
+  async startScreencast(
+    options: ScreencastOptions,
+    onFrame: (frame: ScreencastFrame) => void,
+  ): Promise<Screencast> {
+    let stopped = false;
+    let active: Screencast | undefined;
+    let switching: Promise<void> = Promise.resolve();
+    const follow = (): void => {
+      switching = switching.then(async () => {
+        const page = this.currentPage();
+        await active?.stop();
+        active = undefined;
+        if (stopped || !page) return;
+        active = await startPageScreencast(this.context, page, options, onFrame).catch(
+          () => undefined,
+        );
+      });
+    };
+    const unsubscribe = this.onCurrentPageChange(follow);
+    follow();
+    await switching;
+    return {
+      stop: async () => {
+        stopped = true;
+        unsubscribe();
+        await switching;
+        await active?.stop();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.context.close().catch(() => undefined);
+  }
+
+  private currentPage(): Page | undefined {
+    if (this.current && !this.current.isClosed()) return this.current;
+    return this.context.pages().at(-1);
+  }
+
+  private setCurrent(page: Page): void {
+    if (this.current === page) return;
+    this.current = page;
+    for (const listener of this.pageListeners) listener();
+  }
+
+  private track(page: Page): void {
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) this.setCurrent(page);
+    });
+    page.on('close', () => {
+      if (this.current === page) {
+        this.current = undefined;
+        for (const listener of this.pageListeners) listener();
+      }
+    });
+    void this.context
+      .newCDPSession(page)
+      .then(async (cdp) => {
+        const { targetInfo } = await cdp.send('Target.getTargetInfo');
+        this.targetIds.set(page, targetInfo.targetId);
+        await cdp.detach();
+      })
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,290 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HttpError, randomToken, tokensEqual, type Logger } from '@havn/shared';
+import type { HostPolicy } from '@havn/shared';
+import { SessionBrowser, type SessionCookie } from '../browser/session-browser.js';
+import type { ArtifactDescriptor, ArtifactStore, Labels } from '../artifacts/artifact-store.js';
+import { checkSessionUrl } from './session-url.js';
+import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recorder.js';
+import { Session } from './session.js';
+import type { SessionConfig } from './session-config.js';
+
+// Opens, leases, reaps and closes browser sessions (spec 1 §3.1, §4.5-4.10). Closing is the same
+// path for DELETE, the reaper, a browser that died and shutdown: recorder stopped, mp4 stitched,
+// browser closed, in that order.
+
+/** A resolved profile (spec 1 §2.1), as render's profile table produces it. */
+export interface SessionProfile {
+  name: string;
+  viewport: { width: number; height: number };
+  deviceScaleFactor: number;
+  isMobile: boolean;
+  hasTouch: boolean;
+  colorScheme: 'light' | 'dark' | 'no-preference';
+  locale: string;
+  timezone: string;
+  userAgent?: string | undefined;
+}
+
+export interface SessionManagerDeps {
+  config: SessionConfig;
+  chromiumPath: string;
+  /** Launch flags that put the browser behind the guard proxy (render's browser/ launch args). */
+  chromiumArgs: readonly string[];
+  artifacts: ArtifactStore;
+  log: Logger;
+  /** A name or inline profile → the resolved profile; throws HttpError 400 naming the field. */
+  resolveProfile: (input: unknown) => SessionProfile;
+  /** ALLOWED_HOSTS and ALLOW_PRIVATE_NETWORK, for the early check of `url`. */
+  hostPolicy: HostPolicy;
+  /** ALLOW_INSECURE_TLS=1: only then does `insecureTls` take effect. */
+  allowInsecureTls: boolean;
+  /** BROWSER_API_TOKEN; undefined when the service runs with ALLOW_ANONYMOUS=1. */
+  serviceToken: string | undefined;
+  /** Bound on the initial navigation and on screenshots; default 30 s. */
+  navigationTimeoutMs?: number;
+  /** How long a session screenshot waits for its `selector`; default 10 s. */
+  screenshotTimeoutMs?: number;
+  reaperIntervalMs?: number;
+  now?: () => number;
+  /** Parent of each session's own temp dir; default the OS temp dir. */
+  tmpDir?: string;
+}
+
+export interface CreateSessionInput {
+  url?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  cookies?: SessionCookie[] | undefined;
+  insecureTls?: boolean | undefined;
+  labels?: Labels | undefined;
+  profile?: unknown;
+  ttlMs?: number | undefined;
+  record?: boolean | Partial<RecordOptions> | undefined;
+}
+
+export interface ScreenshotInput {
+  selector?: string | undefined;
+  fullPage?: boolean | undefined;
+  format?: 'png' | 'jpeg' | undefined;
+  label?: string | undefined;
+}
+
+export class SessionManager {
+  private readonly sessions = new Map<string, Session>();
+  private readonly closingSessions = new Set<Session>();
+  private starting = 0;
+  private accepting = true;
+  private readonly reaper: NodeJS.Timeout;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: SessionManagerDeps) {
+    this.now = deps.now ?? Date.now;
+    this.reaper = setInterval(() => {
+      this.reap();
+    }, deps.reaperIntervalMs ?? 1000);
+    this.reaper.unref();
+  }
+
+  /** Live sessions, for health (spec 1 §2.5 `sessions`). */
+  liveCount(): number {
+    return this.sessions.size;
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  list(): Session[] {
+    return [...this.sessions.values()];
+  }
+
+  /** True for the service token, or for anything when the service runs anonymous. */
+  isServiceToken = (token: string | undefined): boolean => {
+    const expected = this.deps.serviceToken;
+    if (expected === undefined) return true;
+    return token !== undefined && tokensEqual(token, expected);
+  };
+
+  /** Spec 1 §4.5: everything is applied before the caller hears 201. */
+  async create(input: CreateSessionInput): Promise<{ session: Session; token: string }> {
+    if (!this.accepting) throw new HttpError(503, 'the service is shutting down');
+    const profile = this.deps.resolveProfile(input.profile);
+    if (input.url !== undefined) await checkSessionUrl(input.url, this.deps.hostPolicy);
+    const used = this.sessions.size + this.closingSessions.size + this.starting;
+    if (used >= this.deps.config.maxSessions) {
+      throw new HttpError(429, `MAX_SESSIONS (${this.deps.config.maxSessions}) reached`);
+    }
+    this.starting++;
+    const dir = await mkdtemp(join(this.deps.tmpDir ?? tmpdir(), 'havn-session-'));
+    let browser: SessionBrowser | undefined;
+    let recorder: Recorder | undefined;
+    try {
+      const downloadDir = join(dir, 'downloads');
+      await mkdir(downloadDir);
+      browser = await SessionBrowser.launch({
+        executablePath: this.deps.chromiumPath,
+        args: this.deps.chromiumArgs,
+        userDataDir: join(dir, 'profile'),
+        viewport: profile.viewport,
+        deviceScaleFactor: profile.deviceScaleFactor,
+        isMobile: profile.isMobile,
+        hasTouch: profile.hasTouch,
+        colorScheme: profile.colorScheme,
+        locale: profile.locale,
+        timezone: profile.timezone,
+        userAgent: profile.userAgent,
+        headers: input.headers ?? {},
+        cookies: input.cookies ?? [],
+        ignoreHTTPSErrors: this.deps.allowInsecureTls && input.insecureTls === true,
+      });
+      // Spec 1 §3.1: the recorder starts first, so the video shows the page loading.
+      if (input.record) recorder = await this.startRecorder(browser, dir, input.record);
+      if (input.url !== undefined) await this.navigate(browser, input.url);
+      const token = randomToken(24);
+      const session = new Session({
+        id: randomToken(16),
+        token,
+        profile: profile.name,
+        labels: input.labels ?? {},
+        ttlMs: this.clampTtl(input.ttlMs),
+        browser,
+        recorder,
+        dir,
+        framePolicy: { downloadDir, sandboxDir: dir },
+        isServiceToken: this.isServiceToken,
+        now: this.now,
+      });
+      this.sessions.set(session.id, session);
+      const launched = browser;
+      launched.onExit(() => {
+        this.deps.log.warn({ session: session.id }, 'session browser exited; closing the session');
+        void this.close(session);
+      });
+      this.deps.log.info({ session: session.id, profile: profile.name }, 'session opened');
+      return { session, token };
+    } catch (err) {
+      await recorder?.stop().catch(() => undefined);
+      await browser?.close();
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    } finally {
+      this.starting--;
+    }
+  }
+
+  /** Spec 4.10: `ttlMs` clamped; without it the session's own ttl (0-decisions §1). */
+  touch(session: Session, ttlMs?: number): void {
+    session.touch(ttlMs === undefined ? undefined : this.clampTtl(ttlMs));
+  }
+
+  /** Spec 4.9: a service-side capture of the current page, stored with the session's labels. */
+  async screenshot(session: Session, input: ScreenshotInput): Promise<ArtifactDescriptor> {
+    session.touch();
+    const format = input.format ?? 'png';
+    let bytes: Buffer;
+    try {
+      bytes = await session.browser.screenshot({
+        selector: input.selector,
+        fullPage: input.fullPage,
+        format,
+        timeoutMs: this.deps.screenshotTimeoutMs ?? 10_000,
+      });
+    } catch (err) {
+      if (input.selector !== undefined && (err as Error).name === 'TimeoutError') {
+        throw new HttpError(
+          400,
+          `selector: no visible element matches ${JSON.stringify(input.selector)}`,
+        );
+      }
+      throw err;
+    }
+    const labels =
+      input.label === undefined ? session.labels : { ...session.labels, label: input.label };
+    const artifact = await this.deps.artifacts.put({
+      contentType: `image/${format}`,
+      labels,
+      body: bytes,
+    });
+    session.artifacts.push(artifact);
+    return artifact;
+  }
+
+  /** Spec 3.1 DELETE: recorder stopped, mp4 stitched, browser closed; every artifact returned. */
+  close(session: Session): Promise<ArtifactDescriptor[]> {
+    session.closing ??= this.finish(session);
+    return session.closing;
+  }
+
+  /** Graceful shutdown: take no more sessions, close every live one as DELETE does. */
+  async closeAll(): Promise<void> {
+    this.accepting = false;
+    clearInterval(this.reaper);
+    await Promise.all(this.list().map((s) => this.close(s)));
+    await Promise.all([...this.closingSessions].map((s) => s.closing ?? Promise.resolve([])));
+  }
+
+  private reap(): void {
+    for (const session of this.sessions.values()) {
+      if (session.expired()) {
+        this.deps.log.info({ session: session.id }, 'session lease expired');
+        void this.close(session);
+      }
+    }
+  }
+
+  private async finish(session: Session): Promise<ArtifactDescriptor[]> {
+    this.sessions.delete(session.id);
+    this.closingSessions.add(session);
+    session.disconnectAll();
+    try {
+      if (session.recorder) {
+        try {
+          const video = await session.recorder.stitch(this.deps.config.ffmpegPath);
+          if (video) {
+            const artifact = await this.deps.artifacts.put({
+              contentType: 'video/mp4',
+              labels: session.labels,
+              body: { path: video },
+            });
+            session.artifacts.push(artifact);
+          }
+        } catch (err) {
+          this.deps.log.error({ session: session.id, err }, 'recording could not be stitched');
+        }
+      }
+      await session.browser.close();
+      this.deps.log.info({ session: session.id }, 'session closed');
+      return [...session.artifacts];
+    } finally {
+      await rm(session.dir, { recursive: true, force: true }).catch(() => undefined);
+      this.closingSessions.delete(session);
+    }
+  }
+
+  private clampTtl(ttlMs: number | undefined): number {
+    return Math.min(ttlMs ?? this.deps.config.ttlMs, this.deps.config.maxTtlMs);
+  }
+
+  private async navigate(browser: SessionBrowser, url: string): Promise<void> {
+    try {
+      await browser.navigate(url, this.deps.navigationTimeoutMs ?? 30_000);
+    } catch (err) {
+      const reason = (err as Error).message.split('\n', 1)[0] ?? 'unknown error';
+      throw new HttpError(502, `navigation failed: ${reason}`);
+    }
+  }
+
+  private async startRecorder(
+    browser: SessionBrowser,
+    dir: string,
+    record: true | Partial<RecordOptions>,
+  ): Promise<Recorder> {
+    const options = record === true ? DEFAULT_RECORD : { ...DEFAULT_RECORD, ...record };
+    const framesDir = join(dir, 'frames');
+    await mkdir(framesDir);
+    const recorder = new Recorder(framesDir, options, this.now);
+    await recorder.start(browser);
+    return recorder;
+  }
+}

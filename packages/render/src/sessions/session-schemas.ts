@@ -1,0 +1,79 @@
+import { Type, type Static } from 'typebox';
+
+// Request and response schemas of spec 1 §4.5-4.10. Unknown body fields are ignored (spec 1 §4.3
+// rule 2 holds for every body); a bad field answers 400 naming it.
+
+const Labels = Type.Record(Type.String(), Type.String());
+
+const Cookie = Type.Object({
+  name: Type.String({ minLength: 1 }),
+  value: Type.String(),
+  url: Type.Optional(Type.String()),
+  domain: Type.Optional(Type.String()),
+  path: Type.Optional(Type.String()),
+  expires: Type.Optional(Type.Number()),
+  httpOnly: Type.Optional(Type.Boolean()),
+  secure: Type.Optional(Type.Boolean()),
+  sameSite: Type.Optional(
+    Type.Union([Type.Literal('Strict'), Type.Literal('Lax'), Type.Literal('None')]),
+  ),
+});
+
+/** 0-decisions §1: fps 1..30, quality 1..100, maxFrames 1..100000. */
+const RecordObject = Type.Object({
+  fps: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })),
+  quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  maxFrames: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+});
+
+/** A lease under a second is a mistake, not a wish; the upper clamp is SESSION_MAX_TTL_MS. */
+const TtlMs = Type.Integer({ minimum: 1000 });
+
+export const CreateSessionBody = Type.Object({
+  url: Type.Optional(Type.String({ minLength: 1 })),
+  profile: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Object({})])),
+  ttlMs: Type.Optional(TtlMs),
+  record: Type.Optional(Type.Union([Type.Boolean(), RecordObject])),
+  headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+  cookies: Type.Optional(Type.Array(Cookie)),
+  insecureTls: Type.Optional(Type.Boolean()),
+  labels: Type.Optional(Labels),
+});
+export type CreateSessionBody = Static<typeof CreateSessionBody>;
+
+export const ScreenshotBody = Type.Object({
+  selector: Type.Optional(Type.String({ minLength: 1 })),
+  fullPage: Type.Optional(Type.Boolean()),
+  format: Type.Optional(Type.Union([Type.Literal('png'), Type.Literal('jpeg')])),
+  label: Type.Optional(Type.String()),
+});
+export type ScreenshotBody = Static<typeof ScreenshotBody>;
+
+export const TouchBody = Type.Object({ ttlMs: Type.Optional(TtlMs) });
+export type TouchBody = Static<typeof TouchBody>;
+
+export const SessionParams = Type.Object({ id: Type.String() });
+export type SessionParams = Static<typeof SessionParams>;
+
+export const ArtifactDescriptorSchema = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  bytes: Type.Integer(),
+  contentType: Type.String(),
+  createdAt: Type.String(),
+  labels: Labels,
+});
+
+/** Spec 1 §2.4; `cdpUrl` only in the creation response. */
+export const SessionDescriptorSchema = Type.Object({
+  id: Type.String(),
+  profile: Type.String(),
+  createdAt: Type.String(),
+  expiresAt: Type.String(),
+  recording: Type.Boolean(),
+  frames: Type.Integer(),
+  pages: Type.Integer(),
+  attached: Type.Integer(),
+  artifacts: Type.Array(ArtifactDescriptorSchema),
+  cdpUrl: Type.Optional(Type.String()),
+});

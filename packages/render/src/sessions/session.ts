@@ -1,0 +1,134 @@
+import { tokensEqual } from '@havn/shared';
+import type { SessionBrowser } from '../browser/session-browser.js';
+import type { ArtifactDescriptor, Labels } from '../artifacts/artifact-store.js';
+import type { DoorSession } from './cdp-door.js';
+import type { FramePolicy } from './cdp-frame-policy.js';
+import type { Recorder } from './recorder.js';
+
+// One live browser session (spec 1 §2.4, §3.1): its lease, its own token, its browser, its
+// recorder and the clients attached through the door.
+
+/** Spec 1 §2.4, without `cdpUrl` (creation adds it). */
+export interface SessionDescriptor {
+  id: string;
+  profile: string;
+  createdAt: string;
+  expiresAt: string;
+  recording: boolean;
+  frames: number;
+  pages: number;
+  attached: number;
+  artifacts: ArtifactDescriptor[];
+}
+
+export interface SessionParts {
+  id: string;
+  /** 24 random bytes, base64url (spec 1 §5 rule 7). */
+  token: string;
+  profile: string;
+  labels: Labels;
+  /** The session's own lease length, clamped (0-decisions §1: touch without ttlMs reuses it). */
+  ttlMs: number;
+  browser: SessionBrowser;
+  recorder: Recorder | undefined;
+  /** Everything the session wrote on disk: profile, downloads, frames. */
+  dir: string;
+  framePolicy: FramePolicy;
+  isServiceToken: (token: string | undefined) => boolean;
+  now: () => number;
+}
+
+export class Session implements DoorSession {
+  readonly id: string;
+  readonly profile: string;
+  readonly labels: Labels;
+  readonly browser: SessionBrowser;
+  readonly recorder: Recorder | undefined;
+  readonly dir: string;
+  readonly framePolicy: FramePolicy;
+  readonly artifacts: ArtifactDescriptor[] = [];
+  readonly createdAt: number;
+  ttlMs: number;
+  expiresAt: number;
+  /** Set once closing starts; the session takes no new clients or work after that. */
+  closing: Promise<ArtifactDescriptor[]> | undefined;
+  private readonly token: string;
+  private readonly clients = new Set<{ disconnect(): void }>();
+  private readonly isServiceToken: (token: string | undefined) => boolean;
+  private readonly now: () => number;
+
+  constructor(parts: SessionParts) {
+    this.id = parts.id;
+    this.token = parts.token;
+    this.profile = parts.profile;
+    this.labels = parts.labels;
+    this.browser = parts.browser;
+    this.recorder = parts.recorder;
+    this.dir = parts.dir;
+    this.framePolicy = parts.framePolicy;
+    this.isServiceToken = parts.isServiceToken;
+    this.now = parts.now;
+    this.ttlMs = parts.ttlMs;
+    this.createdAt = parts.now();
+    this.expiresAt = this.createdAt + parts.ttlMs;
+  }
+
+  get browserWsEndpoint(): string {
+    return this.browser.wsEndpoint;
+  }
+
+  /** The session token, or the service token; the session's own dies with it (spec 1 §5.7). */
+  acceptsToken(token: string | undefined): boolean {
+    if (this.closing) return false;
+    if (token !== undefined && tokensEqual(token, this.token)) return true;
+    return this.isServiceToken(token);
+  }
+
+  /** The session's own token, for the door URLs the service hands out (spec 1 §5 rule 7). */
+  doorToken(): string {
+    return this.token;
+  }
+
+  /** Refreshes the lease by `ttlMs` (already clamped) or the session's own ttl. */
+  touch(ttlMs?: number): void {
+    if (ttlMs !== undefined) this.ttlMs = ttlMs;
+    this.expiresAt = this.now() + this.ttlMs;
+  }
+
+  expired(): boolean {
+    return this.now() >= this.expiresAt;
+  }
+
+  activated(targetId: string): void {
+    this.browser.activated(targetId);
+  }
+
+  attach(client: { disconnect(): void }): () => void {
+    if (this.closing) {
+      client.disconnect();
+      return () => undefined;
+    }
+    this.clients.add(client);
+    return () => this.clients.delete(client);
+  }
+
+  /** Disconnects every attached client (their token is dead from here on). */
+  disconnectAll(): void {
+    for (const client of this.clients) client.disconnect();
+    this.clients.clear();
+  }
+
+  describe(): SessionDescriptor {
+    return {
+      id: this.id,
+      profile: this.profile,
+      createdAt: new Date(this.createdAt).toISOString(),
+      expiresAt: new Date(this.expiresAt).toISOString(),
+      recording: this.recorder !== undefined,
+      frames: this.recorder?.frameCount ?? 0,
+      pages: this.browser.pageCount(),
+      attached: this.clients.size,
+      artifacts: [...this.artifacts],
+    };
+  }
+}

@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import puppeteer from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SERVICE_TOKEN,
+  startSessionTestApp,
+  type SessionTestApp,
+} from './test-support/session-test-app.js';
+
+// The whole life of a recorded session, driven by puppeteer-core (a CDP client that is not the
+// service's own Playwright) through the real door on port 0.
+
+const run = promisify(execFile);
+let t: SessionTestApp;
+
+beforeAll(async () => {
+  t = await startSessionTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function api(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${t.baseUrl}${path}`, {
+    method,
+    headers: { ...t.auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  };
+}
+
+async function ffprobeDuration(bytes: Buffer): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'havn-probe-'));
+  try {
+    const file = join(dir, 'video.mp4');
+    await writeFile(file, bytes);
+    const { stdout } = await run('/usr/bin/ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'stream=codec_name,pix_fmt:format=duration',
+      '-of',
+      'json',
+      file,
+    ]);
+    const probe = JSON.parse(stdout) as {
+      format: { duration: string };
+      streams: { codec_name: string; pix_fmt: string }[];
+    };
+    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p' });
+    return Number(probe.format.duration);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe('a recorded session, create → attach → drive → screenshot → delete', () => {
+  it('records an mp4 as long as the session and returns every artifact', async () => {
+    const created = await api('POST', '/v1/sessions', {
+      url: `${t.fixture.url}/anim`,
+      record: { fps: 15 },
+      labels: { job: 'e2e' },
+      profile: 'desktop',
+    });
+    const started = Date.now();
+    expect(created.status).toBe(201);
+    const session = created.body as {
+      id: string;
+      cdpUrl: string;
+      recording: boolean;
+      pages: number;
+      attached: number;
+      profile: string;
+      createdAt: string;
+      expiresAt: string;
+      artifacts: unknown[];
+    };
+    expect(session).toMatchObject({
+      recording: true,
+      pages: 1,
+      attached: 0,
+      profile: 'desktop',
+      artifacts: [],
+    });
+    expect(new Date(session.expiresAt).getTime() - new Date(session.createdAt).getTime()).toBe(
+      60_000,
+    );
+    // The door URL carries the session's own token, never the service token (spec 1 §5 rule 7).
+    const door = new URL(session.cdpUrl);
+    expect(door.protocol).toBe('ws:');
+    expect(door.host).toBe(new URL(t.baseUrl).host);
+    expect(door.pathname).toBe(`/v1/sessions/${session.id}/cdp`);
+    expect(door.searchParams.get('token')).toHaveLength(32);
+    expect(session.cdpUrl).not.toContain(SERVICE_TOKEN);
+
+    const browser = await puppeteer.connect({
+      browserWSEndpoint: session.cdpUrl,
+      defaultViewport: null,
+    });
+    const [first] = await browser.pages();
+    expect(await first!.evaluate('document.title')).toBe('anim');
+    const listed = await api('GET', `/v1/sessions/${session.id}`);
+    expect(listed.body).toMatchObject({ attached: 1, pages: 1 });
+    expect(listed.body).not.toHaveProperty('cdpUrl');
+
+    // Drive: a second page, navigated and evaluated; the recorder and screenshots follow it.
+    const page = await browser.newPage();
+    await page.goto(`${t.fixture.url}/anim`);
+    expect(
+      await page.evaluate("getComputedStyle(document.querySelector('#box')).backgroundColor"),
+    ).toBe('rgb(255, 0, 0)');
+    expect((await api('GET', `/v1/sessions/${session.id}`)).body).toMatchObject({ pages: 2 });
+
+    const shot = await api('POST', `/v1/sessions/${session.id}/screenshot`, { label: 'after-nav' });
+    expect(shot.status).toBe(200);
+    expect(shot.body).toMatchObject({
+      contentType: 'image/png',
+      labels: { job: 'e2e', label: 'after-nav' },
+    });
+    const png = t.store.items.get(shot.body['id'] as string)!.bytes;
+    expect(png.readUInt32BE(16)).toBe(800);
+    expect(png.readUInt32BE(20)).toBe(600);
+    const element = await api('POST', `/v1/sessions/${session.id}/screenshot`, {
+      selector: '#box',
+      format: 'jpeg',
+    });
+    expect(element.body).toMatchObject({ contentType: 'image/jpeg' });
+    const missing = await api('POST', `/v1/sessions/${session.id}/screenshot`, {
+      selector: '#nope',
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body['error']).toMatch(/^selector: /);
+
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const during = await api('GET', `/v1/sessions/${session.id}`);
+    expect(during.body['frames']).toBeGreaterThan(10);
+
+    const disconnected = new Promise<void>((resolve) =>
+      browser.once('disconnected', () => {
+        resolve();
+      }),
+    );
+    const deleted = await api('DELETE', `/v1/sessions/${session.id}`);
+    const length = (Date.now() - started) / 1000;
+    expect(deleted.status).toBe(200);
+    // The attached client is disconnected when its session closes.
+    await disconnected;
+    const artifacts = deleted.body['artifacts'] as {
+      id: string;
+      contentType: string;
+      labels: object;
+    }[];
+    expect(artifacts.map((a) => a.contentType)).toEqual(['image/png', 'image/jpeg', 'video/mp4']);
+    const video = artifacts[2]!;
+    expect(video.labels).toEqual({ job: 'e2e' });
+    const mp4 = t.store.items.get(video.id)!.bytes;
+    expect(mp4.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    const duration = await ffprobeDuration(mp4);
+    expect(Math.abs(duration - length) / length).toBeLessThan(0.2);
+
+    expect((await api('GET', `/v1/sessions/${session.id}`)).status).toBe(404);
+    expect((await api('DELETE', `/v1/sessions/${session.id}`)).status).toBe(404);
+    expect((await api('GET', '/v1/sessions')).body).toEqual({ sessions: [] });
+  });
+});

@@ -1,0 +1,180 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { bearerToken, HttpError } from '@havn/shared';
+import { CdpDoor } from './cdp-door.js';
+import type { Session } from './session.js';
+import type { SessionManager } from './session-manager.js';
+import {
+  ArtifactDescriptorSchema,
+  CreateSessionBody,
+  ScreenshotBody,
+  SessionDescriptorSchema,
+  SessionParams,
+  TouchBody,
+} from './session-schemas.js';
+import { Type } from 'typebox';
+
+// Spec 1 §4.5-4.11 as a Fastify plugin: `app.register(sessionRoutes, { manager })`. It also owns
+// the HTTP server's 'upgrade' event (the CDP door) and, on close, shuts every session as DELETE
+// does (videos stitched) before the server stops.
+
+export interface SessionRoutesOptions {
+  manager: SessionManager;
+  /** Scheme and host of `cdpUrl` (PUBLIC_BASE_URL); else the request's Host header. */
+  publicBaseUrl?: string | undefined;
+}
+
+function presentedToken(request: FastifyRequest): string | undefined {
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = typeof query?.['token'] === 'string' ? query['token'] : undefined;
+  return bearerToken(request.headers.authorization) ?? fromQuery;
+}
+
+/** The door's WebSocket URL; `https` becomes `wss`. The service token never goes in a URL. */
+function doorUrl(
+  request: FastifyRequest,
+  base: string | undefined,
+  id: string,
+  token: string,
+): string {
+  const origin = base ?? `${request.protocol}://${request.headers.host ?? request.hostname}`;
+  return `${origin.replace(/^http/, 'ws')}/v1/sessions/${id}/cdp?token=${encodeURIComponent(token)}`;
+}
+
+export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, options, done) => {
+  const { manager } = options;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const door = new CdpDoor({
+    lookup: (id) => manager.get(id),
+    isServiceToken: manager.isServiceToken,
+    log: app.log,
+  });
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    door.handleUpgrade(req, socket, head);
+  };
+  app.server.on('upgrade', onUpgrade);
+  // preClose runs before the server waits for its connections, and attached door sockets would
+  // hold it open: close the sessions (and so their clients) first (issue 4, graceful shutdown).
+  app.addHook('preClose', async () => {
+    await manager.closeAll();
+    app.server.off('upgrade', onUpgrade);
+    door.close();
+  });
+
+  // Spec 1 §5: the service token on every session route. The discovery document also takes the
+  // session's own token, because that is the token a CDP client was handed.
+  app.addHook('onRequest', (request, _reply, next) => {
+    const token = presentedToken(request);
+    const id = (request.params as { id?: string } | undefined)?.id;
+    const discovery = /\/json\/version\/?$/.test(request.routeOptions.url ?? '');
+    if (manager.isServiceToken(token)) {
+      next();
+    } else if (discovery && id !== undefined && manager.get(id)?.acceptsToken(token)) {
+      next();
+    } else {
+      next(new HttpError(401, token === undefined ? 'missing token' : 'invalid token'));
+    }
+  });
+
+  const live = (id: string): Session => {
+    const session = manager.get(id);
+    if (!session) throw new HttpError(404, `no session ${id}`);
+    return session;
+  };
+
+  api.post(
+    '/v1/sessions',
+    { schema: { body: CreateSessionBody, response: { 201: SessionDescriptorSchema } } },
+    async (request, reply) => {
+      const { session, token } = await manager.create(request.body);
+      const cdpUrl = doorUrl(request, options.publicBaseUrl, session.id, token);
+      return reply.code(201).send({ ...session.describe(), cdpUrl });
+    },
+  );
+
+  api.get(
+    '/v1/sessions',
+    {
+      schema: { response: { 200: Type.Object({ sessions: Type.Array(SessionDescriptorSchema) }) } },
+    },
+    () => Promise.resolve({ sessions: manager.list().map((s) => s.describe()) }),
+  );
+
+  // 0-decisions §1: GET does not refresh the lease.
+  api.get(
+    '/v1/sessions/:id',
+    { schema: { params: SessionParams, response: { 200: SessionDescriptorSchema } } },
+    (request) => Promise.resolve(live(request.params.id).describe()),
+  );
+
+  api.delete(
+    '/v1/sessions/:id',
+    {
+      schema: {
+        params: SessionParams,
+        response: {
+          200: Type.Object({ id: Type.String(), artifacts: Type.Array(ArtifactDescriptorSchema) }),
+        },
+      },
+    },
+    async (request) => {
+      const session = live(request.params.id);
+      const artifacts = await manager.close(session);
+      return { id: session.id, artifacts };
+    },
+  );
+
+  api.post(
+    '/v1/sessions/:id/screenshot',
+    {
+      schema: {
+        params: SessionParams,
+        body: ScreenshotBody,
+        response: { 200: ArtifactDescriptorSchema },
+      },
+    },
+    async (request) => manager.screenshot(live(request.params.id), request.body),
+  );
+
+  api.post(
+    '/v1/sessions/:id/touch',
+    {
+      schema: {
+        params: SessionParams,
+        body: TouchBody,
+        response: { 200: SessionDescriptorSchema },
+      },
+    },
+    (request) => {
+      const session = live(request.params.id);
+      manager.touch(session, request.body.ttlMs);
+      return Promise.resolve(session.describe());
+    },
+  );
+
+  // Discovery for clients that find the browser over HTTP (puppeteer's browserURL, Playwright's
+  // connectOverCDP with an http URL): the browser's own document with the door as its socket.
+  const versionHandler = async (request: FastifyRequest<{ Params: SessionParams }>) => {
+    const session = live(request.params.id);
+    const own = await session.browser.versionInfo();
+    // The session's own token, never the service token (spec 1 §5 rule 7).
+    const token = session.doorToken();
+    return {
+      ...own,
+      webSocketDebuggerUrl: doorUrl(request, options.publicBaseUrl, session.id, token),
+    };
+  };
+  api.get('/v1/sessions/:id/json/version', { schema: { params: SessionParams } }, versionHandler);
+  try {
+    api.get(
+      '/v1/sessions/:id/json/version/',
+      { schema: { params: SessionParams } },
+      versionHandler,
+    );
+  } catch {
+    // The server ignores trailing slashes already: the route above serves both spellings.
+  }
+  done();
+};

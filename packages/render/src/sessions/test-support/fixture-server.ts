@@ -1,0 +1,52 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// Pages the sessions tests drive: a static page, an animated one (so the recorder gets a steady
+// stream of frames), and a canary that counts every hit (it must see none).
+
+const PAGES: Readonly<Record<string, string>> = {
+  '/': '<!doctype html><title>fixture</title><h1 id="hello">hello from the fixture</h1>',
+  '/anim':
+    '<!doctype html><title>anim</title><style>body{margin:0}#box{width:120px;height:120px;background:red}</style>' +
+    '<div id="box"></div><p id="n">0</p><script>let n=0;(function tick(){n++;' +
+    "document.getElementById('n').textContent=String(n);" +
+    "document.getElementById('box').style.transform='translateX('+(n%300)+'px)';" +
+    'requestAnimationFrame(tick)})()</script>',
+};
+
+export interface TestServer {
+  /** http://localhost:<port> (ALLOWED_HOSTS lets `localhost` through in tests). */
+  url: string;
+  port: number;
+  hits: number;
+  close(): Promise<void>;
+}
+
+export async function startFixtureServer(): Promise<TestServer> {
+  const state = { hits: 0 };
+  const server: Server = createServer((req, res) => {
+    state.hits++;
+    const page = PAGES[new URL(req.url ?? '/', 'http://x').pathname];
+    if (page === undefined) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    get hits() {
+      return state.hits;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
+}
