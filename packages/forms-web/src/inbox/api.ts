@@ -23,15 +23,15 @@ export interface SubmissionSummary {
 }
 
 export interface Delivery {
-  id?: string;
-  url?: string;
-  status?: string;
-  attempts?: number;
-  lastAttemptAt?: string | null;
-  lastStatus?: number | null;
-  lastError?: string | null;
-  nextAttemptAt?: string | null;
-  deliveredAt?: string | null;
+  id: string;
+  kind?: 'webhook' | 'push';
+  target: string;
+  status: string;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  nextAttemptAt: string | null;
 }
 
 export interface Submission extends SubmissionSummary {
@@ -42,7 +42,6 @@ export interface Submission extends SubmissionSummary {
   userAgent?: string | null;
   ip?: string | null;
   deliveries?: Delivery[];
-  webhookDeliveries?: Delivery[];
 }
 
 export interface Question {

@@ -23,6 +23,21 @@ const MSG = {
   thanks: 'Thank you, your answers have been sent.',
 };
 
+/**
+ * After a CORS fetch failed: was the server reachable? decisions §2 answers an origin outside
+ * allowedOrigins with a 403 that carries no CORS headers, which the page sees only as a failed
+ * fetch. An opaque no-cors GET (never a POST: it must not submit) succeeds when the server
+ * answered at all, so a failure there is the network's and a success means the origin was refused.
+ */
+async function reachable(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { mode: 'no-cors', credentials: 'include', cache: 'no-store' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function errorText(res: Response): Promise<string> {
   try {
     const body = (await res.json()) as { error?: unknown };
@@ -68,7 +83,8 @@ export async function mountForm(host: HTMLElement, definitionUrl: string): Promi
       headers: { accept: 'application/json' },
     });
   } catch {
-    notice(MSG.loadFailed, () => void mountForm(host, definitionUrl));
+    if (await reachable(definitionUrl)) notice(MSG.origin(location.origin));
+    else notice(MSG.loadFailed, () => void mountForm(host, definitionUrl));
     return;
   }
   if (res.status === 403) notice(MSG.origin(location.origin));
@@ -173,7 +189,8 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
         fail(MSG.rejected(await errorText(res)), false);
       else fail(MSG.sendFailed, true);
     } catch {
-      fail(MSG.sendFailed, true);
+      if (await reachable(def.submit.submitUrl)) fail(MSG.origin(location.origin), false);
+      else fail(MSG.sendFailed, true);
     } finally {
       button.disabled = false;
       form.removeAttribute('aria-busy');

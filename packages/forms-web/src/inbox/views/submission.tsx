@@ -127,7 +127,8 @@ function Deliveries(props: { api: Api; record: Submission; onDone: () => void })
     busy: false,
     message: null,
   });
-  const deliveries: Delivery[] = record.deliveries ?? record.webhookDeliveries ?? [];
+  // Push deliveries carry no answers and go to browsers; the page lists the webhooks.
+  const deliveries: Delivery[] = (record.deliveries ?? []).filter((d) => d.kind !== 'push');
   const redeliver = async () => {
     setState({ busy: true, message: null });
     try {
@@ -154,17 +155,17 @@ function Deliveries(props: { api: Api; record: Submission; onDone: () => void })
                 <th scope="col">Webhook</th>
                 <th scope="col">Status</th>
                 <th scope="col">Attempts</th>
-                <th scope="col">Last attempt</th>
+                <th scope="col">Delivered / next try</th>
                 <th scope="col">Last result</th>
               </tr>
             </thead>
             <tbody>
-              {deliveries.map((d, i) => (
-                <tr key={d.id ?? i}>
-                  <td class="wrap">{d.url ?? '—'}</td>
-                  <td>{d.status ?? '—'}</td>
-                  <td>{d.attempts ?? 0}</td>
-                  <td>{formatDate(d.lastAttemptAt)}</td>
+              {deliveries.map((d) => (
+                <tr key={d.id}>
+                  <td class="wrap">{d.target}</td>
+                  <td>{d.status}</td>
+                  <td>{d.attempts}</td>
+                  <td>{formatDate(d.deliveredAt ?? d.nextAttemptAt)}</td>
                   <td class="wrap">
                     {d.lastError ?? (d.lastStatus != null ? `HTTP ${d.lastStatus}` : '—')}
                   </td>

@@ -1,0 +1,261 @@
+// The embeddable runtime in real Chromium, embedded on another loopback origin (localhost) than
+// the forms server (127.0.0.1), against a forms server speaking spec 2's wire format.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../test-support/browser.js';
+import { ensureBuilt } from '../test-support/build.js';
+import { embedPage, type Site, startSite } from '../test-support/site.js';
+import { type Stack, startStack } from '../test-support/stack.js';
+
+const axeSource = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+let browser: Browser;
+let site: Site;
+let stack: Stack;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startSite('localhost');
+  stack = await startStack([site.origin]);
+  browser = await launchBrowser();
+  context = await browser.newContext();
+});
+
+afterAll(async () => {
+  await browser.close();
+  await site.close();
+  await stack.server.stop();
+});
+
+async function openEmbed(path: string, head = '', body = ''): Promise<Page> {
+  const url = site.page(
+    path,
+    embedPage(`${stack.url}/runtime.js`, stack.definitionUrl, head, body),
+  );
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.getByRole('heading', { name: 'Contact us' }).waitFor();
+  return page;
+}
+
+/** The id of the focused control inside the form's shadow root. */
+function focusedId(page: Page): Promise<string | undefined> {
+  return page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.id);
+}
+
+async function fillByKeyboard(page: Page): Promise<void> {
+  const k = page.keyboard;
+  await page.locator('h1').click(); // start from the host page, before the form
+  await k.press('Tab');
+  expect(await focusedId(page)).toBe('q0');
+  await k.type('Ada Lovelace');
+  await k.press('Tab');
+  await k.type('ada@example.com');
+  await k.press('Tab');
+  await k.type('Please call me about seats.');
+  await k.press('Tab');
+  await k.type('12');
+  await k.press('Tab'); // into the radio group: arrows choose
+  expect(await focusedId(page)).toBe('q4-0');
+  await k.press('ArrowDown');
+  await k.press('Tab'); // the checkbox group: space ticks
+  await k.press('Space');
+  await k.press('Tab');
+  await k.press('Tab');
+  expect(await focusedId(page)).toBe('q6');
+  await k.type('03152026'); // the date control takes mm/dd/yyyy in the en-US locale
+  // Chromium's date control keeps a tab stop of its own after the year segment.
+  for (let i = 0; i < 3 && (await focusedId(page)) === 'q6'; i++) await k.press('Tab');
+  expect(await focusedId(page)).toBe('q7');
+  await k.press('Space');
+}
+
+describe('embedded runtime', () => {
+  it('is filled with the keyboard alone and posts the flat answers map with submitFields', async () => {
+    const before = stack.server.submissions.length;
+    const page = await openEmbed('/keyboard');
+    await fillByKeyboard(page);
+    await page.keyboard.press('Tab'); // the honeypot is skipped: the next stop is Send
+    expect(
+      await page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.textContent),
+    ).toBe('Send');
+    await page.keyboard.press('Enter');
+    await page.getByText('Thank you, we will be in touch.').waitFor();
+    expect(stack.server.submissions.length).toBe(before + 1);
+    const stored = stack.server.submissions.at(-1)!;
+    expect(JSON.parse(stored.body)).toEqual({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      message: 'Please call me about seats.',
+      seats: 12,
+      topic: 'support',
+      channels: ['email'],
+      start: '2026-03-15',
+      terms: true,
+      submitFields: { source: 'website', _gotcha: '' },
+    });
+    expect(stored.origin).toBe(site.origin);
+    expect(stored.spam).toBe(false);
+    await page.close();
+  });
+
+  it('shows required and format errors tied to their controls, and clears them when fixed', async () => {
+    const before = stack.server.submissions.length;
+    const page = await openEmbed('/validation');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('alert').getByText('4 answers need attention.').waitFor();
+    const name = page.getByLabel('Your name');
+    await expect.poll(() => focusedId(page)).toBe('q0');
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    expect(await name.getAttribute('aria-describedby')).toBe('q0-error');
+    expect(await page.locator('#q0-error').textContent()).toBe('This field is required.');
+    expect(await page.locator('#q4-error').textContent()).toBe('Choose an option.');
+    expect(await page.locator('#q7-error').textContent()).toBe('Tick this box to continue.');
+    // The choice group's fieldset points at its error, and its legend names the group.
+    expect(await page.locator('fieldset#q4').getAttribute('aria-describedby')).toBe('q4-error');
+
+    await page.getByRole('textbox', { name: 'Email' }).fill('ada-at-example');
+    await page.getByLabel('Message').fill('short');
+    await page.getByLabel('Seats').fill('900');
+    await page.getByRole('button', { name: 'Send' }).click();
+    expect(await page.locator('#q1-error').textContent()).toBe(
+      'Enter an email address like name@example.com.',
+    );
+    expect(await page.locator('#q2-error').textContent()).toBe('Use at least 10 characters.');
+    expect(await page.getByLabel('Message').getAttribute('aria-describedby')).toBe(
+      'q2-help q2-error',
+    );
+    expect(await page.locator('#q3-error').textContent()).toBe('Enter a number of at most 500.');
+
+    await page.getByRole('textbox', { name: 'Email' }).fill('ada@example.com');
+    expect(await page.locator('#q1-error').textContent()).toBe('');
+    expect(await page.getByRole('textbox', { name: 'Email' }).getAttribute('aria-invalid')).toBe(
+      'false',
+    );
+    expect(stack.server.submissions.length).toBe(before);
+    await page.close();
+  });
+
+  it('keeps every answer and offers a retry when the server is down, then sends on retry', async () => {
+    const page = await openEmbed('/down');
+    await page.getByLabel('Your name').fill('Grace Hopper');
+    await page.getByRole('textbox', { name: 'Email' }).fill('grace@example.com');
+    await page.getByLabel('Support').check();
+    await page.getByLabel('I agree to the terms').check();
+    const port = stack.server.port;
+    await stack.server.stop();
+    try {
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page
+        .getByText('Your answers could not be sent because of a network or server problem.', {
+          exact: false,
+        })
+        .waitFor();
+      expect(await page.getByLabel('Your name').inputValue()).toBe('Grace Hopper');
+      expect(await page.getByRole('textbox', { name: 'Email' }).inputValue()).toBe(
+        'grace@example.com',
+      );
+      expect(await page.getByLabel('Support').isChecked()).toBe(true);
+    } finally {
+      await stack.server.start(port);
+    }
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText('Thank you, we will be in touch.').waitFor();
+    expect(JSON.parse(stack.server.submissions.at(-1)!.body)).toMatchObject({
+      name: 'Grace Hopper',
+      topic: 'support',
+    });
+    await page.close();
+  });
+
+  it('says clearly when the site is not an allowed origin of the form', async () => {
+    const other = await startSite('127.0.0.1'); // not in allowedOrigins
+    try {
+      const page = await context.newPage();
+      await page.goto(other.page('/', embedPage(`${stack.url}/runtime.js`, stack.definitionUrl)));
+      await page
+        .getByRole('alert')
+        .getByText(
+          `This form cannot be used on this website: its owner has not allowed ${other.origin}.`,
+        )
+        .waitFor();
+      await page.close();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps host styles out, keeps its own styles in, and takes theme custom properties', async () => {
+    const hostCss = `<style>
+      label { color: rgb(255, 0, 0); font-family: serif; }
+      input { background: rgb(255, 0, 0) !important; }
+      main { font-size: 40px; color: rgb(0, 128, 0); }
+      .havn-form { --havn-accent: rgb(128, 0, 128); }
+    </style>`;
+    const page = await openEmbed('/styles', hostCss, '<button class="host">Host button</button>');
+    const label = page.getByText('Your name');
+    expect(await label.evaluate((e) => getComputedStyle(e).color)).not.toBe('rgb(255, 0, 0)');
+    expect(await label.evaluate((e) => getComputedStyle(e).fontSize)).toBe('16px');
+    expect(
+      await page.getByLabel('Your name').evaluate((e) => getComputedStyle(e).backgroundColor),
+    ).toBe('rgb(255, 255, 255)');
+    expect(
+      await page
+        .getByRole('button', { name: 'Send' })
+        .evaluate((e) => getComputedStyle(e).backgroundColor),
+    ).toBe('rgb(128, 0, 128)');
+    // The runtime's button style does not reach the host page's own button.
+    expect(
+      await page.locator('button.host').evaluate((e) => getComputedStyle(e).backgroundColor),
+    ).not.toBe('rgb(128, 0, 128)');
+    await page.close();
+  });
+
+  it('shows a visible focus ring on keyboard focus', async () => {
+    const page = await openEmbed('/focus');
+    await page.locator('h1').click();
+    await page.keyboard.press('Tab');
+    const outline = await page
+      .getByLabel('Your name')
+      .evaluate((e) => getComputedStyle(e).outlineStyle + ' ' + getComputedStyle(e).outlineWidth);
+    expect(outline).toBe('solid 3px');
+    await page.close();
+  });
+
+  it('renders the hosted page /f/<org>/<form> on its own', async () => {
+    const page = await context.newPage();
+    await page.goto(`${stack.url}/f/acme/contact`);
+    await page.getByRole('heading', { name: 'Contact us' }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Email' }).getAttribute('type')).toBe('email');
+    await page.close();
+  });
+
+  it('has no serious or critical accessibility violations (axe-core), before and after errors', async () => {
+    const page = await openEmbed('/axe');
+    await page.addScriptTag({ content: axeSource });
+    const run = () =>
+      page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<AxeResult> } })
+          .axe;
+        const result = await axe.run(document);
+        return result.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      });
+    expect(await run()).toEqual([]);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('alert').getByText('answers need attention').waitFor();
+    expect(await run()).toEqual([]);
+    await page.close();
+  });
+});
+
+interface AxeResult {
+  violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+}
