@@ -1,2 +1,43 @@
-// Placeholder until the render service lands (issue: render service).
-console.log('havn render: the browser rendering service will listen here (PORT, default 3000).');
+import { readFileSync } from 'node:fs';
+import { ConfigError, createLogger } from '@havn/shared';
+import { composeServer } from './compose.js';
+import { loadConfig } from './config.js';
+
+// The render service's entry: reads the environment (through config.ts), listens, and closes
+// cleanly on SIGTERM/SIGINT (in-flight requests finish, then the browser and proxy close).
+
+const log = createLogger({ name: 'havn-render' });
+const { version } = JSON.parse(
+  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+) as { version: string };
+
+let config;
+try {
+  config = loadConfig(process.env);
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(`havn render: ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const app = await composeServer({ config, log, version });
+await app.listen({ port: config.port, host: config.host });
+if (config.allowAnonymous) log.warn('ALLOW_ANONYMOUS=1: every route is open without a token');
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,122 @@
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomToken } from '@havn/shared';
+import type { ArtifactDescriptor, ArtifactInput, ArtifactStore } from './artifact-store.js';
+
+// The filesystem artifact store (spec 1 §2.2, §3.3, §4.12): `<id>.bin` holds the bytes and
+// `<id>.json` the descriptor, so that artifacts survive a restart. Both are written to a temporary
+// name and renamed into place, bytes first, so a reader never sees a half-written artifact: an
+// artifact exists exactly when its `.json` does.
+
+/** Ids are 16 random bytes, base64url: anything else is absent, never a path. */
+const ID = /^[A-Za-z0-9_-]{22}$/;
+
+export class FsArtifactStore implements ArtifactStore {
+  readonly #dir: string;
+  readonly #ttlMs: number;
+  readonly #now: () => number;
+
+  constructor(options: { dir: string; ttlMs: number; now?: () => number }) {
+    this.#dir = options.dir;
+    this.#ttlMs = options.ttlMs;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Creates the directory; call once before use. */
+  async init(): Promise<void> {
+    await mkdir(this.#dir, { recursive: true });
+  }
+
+  #paths(id: string) {
+    return { bin: join(this.#dir, `${id}.bin`), json: join(this.#dir, `${id}.json`) };
+  }
+
+  async put(input: ArtifactInput): Promise<ArtifactDescriptor> {
+    const id = randomToken(16);
+    const { bin, json } = this.#paths(id);
+    const tmp = join(this.#dir, `.${id}.tmp`);
+    let bytes: number;
+    if (Buffer.isBuffer(input.body)) {
+      await writeFile(tmp, input.body);
+      bytes = input.body.length;
+    } else {
+      await moveFile(input.body.path, tmp);
+      bytes = (await stat(tmp)).size;
+    }
+    await rename(tmp, bin);
+    const descriptor: ArtifactDescriptor = {
+      id,
+      url: `/v1/artifacts/${id}`,
+      bytes,
+      contentType: input.contentType,
+      createdAt: new Date(this.#now()).toISOString(),
+      labels: { ...input.labels },
+    };
+    await writeFile(`${json}.tmp`, JSON.stringify(descriptor));
+    await rename(`${json}.tmp`, json);
+    return descriptor;
+  }
+
+  async describe(id: string): Promise<ArtifactDescriptor | undefined> {
+    if (!ID.test(id)) return undefined;
+    let descriptor: ArtifactDescriptor;
+    try {
+      descriptor = JSON.parse(await readFile(this.#paths(id).json, 'utf8')) as ArtifactDescriptor;
+    } catch {
+      return undefined;
+    }
+    // spec 1 §3.3: past ARTIFACT_TTL_MS an artifact is expired even before the sweeper runs.
+    if (Date.parse(descriptor.createdAt) + this.#ttlMs <= this.#now()) return undefined;
+    return descriptor;
+  }
+
+  async get(id: string) {
+    const descriptor = await this.describe(id);
+    if (!descriptor) return undefined;
+    const stream = createReadStream(this.#paths(id).bin);
+    // Open before answering, so a file swept a moment ago reads as absent rather than a 500.
+    const opened = await new Promise<boolean>((resolve) => {
+      stream.once('open', () => {
+        resolve(true);
+      });
+      stream.once('error', () => {
+        resolve(false);
+      });
+    });
+    return opened ? { descriptor, stream } : undefined;
+  }
+
+  async expire(cutoff: Date): Promise<number> {
+    let removed = 0;
+    for (const name of await readdir(this.#dir)) {
+      if (!name.endsWith('.json')) continue;
+      const id = name.slice(0, -'.json'.length);
+      const { bin, json } = this.#paths(id);
+      let createdAt: number;
+      try {
+        createdAt = Date.parse(
+          (JSON.parse(await readFile(json, 'utf8')) as ArtifactDescriptor).createdAt,
+        );
+      } catch {
+        continue;
+      }
+      if (!(createdAt < cutoff.getTime())) continue;
+      // Descriptor first: once it is gone the artifact is absent, whatever happens to the bytes.
+      await rm(json, { force: true });
+      await rm(bin, { force: true });
+      removed++;
+    }
+    return removed;
+  }
+}
+
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    await copyFile(from, to);
+    await rm(from, { force: true });
+  }
+}

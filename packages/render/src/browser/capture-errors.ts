@@ -1,0 +1,37 @@
+// What can go wrong inside a capture, in terms the service maps to statuses (spec 1 §7,
+// 0-decisions §1). The browser layer raises these; it knows nothing of HTTP.
+
+/** Navigation failed (DNS, connection, TLS, ...): 502 `navigation failed: <reason>`. */
+export class NavigationError extends Error {
+  constructor(readonly reason: string) {
+    super(`navigation failed: ${reason}`);
+    this.name = 'NavigationError';
+  }
+}
+
+/** A request field the browser refused (a bad selector, an invalid cookie): 400 naming it. */
+export class CaptureInputError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field} ${message}`);
+    this.name = 'CaptureInputError';
+  }
+}
+
+/** A browser step ran past the render's deadline. */
+export class CaptureTimeoutError extends Error {
+  constructor() {
+    super('capture timed out');
+    this.name = 'CaptureTimeoutError';
+  }
+}
+
+/** The page's renderer process crashed (not the whole browser). */
+export class PageCrashedError extends Error {
+  constructor() {
+    super('the page crashed while rendering');
+    this.name = 'PageCrashedError';
+  }
+}

@@ -1,0 +1,226 @@
+import { errors, type BrowserContext, type Page } from 'playwright-core';
+import type { Profile } from '../profiles.js';
+import {
+  CaptureInputError,
+  CaptureTimeoutError,
+  NavigationError,
+  PageCrashedError,
+} from './capture-errors.js';
+import { BrowserCrashedError, type WarmBrowser } from './warm-browser.js';
+
+// One capture in its own browser context (spec 1 §4.3): context → page → navigate or set content
+// → waits → styles → capture → close, with every step bounded by the render's deadline and the
+// context closed in `finally`, or at once when the render is aborted (deadline or client gone).
+
+export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
+export type Format = 'png' | 'jpeg' | 'pdf';
+
+export interface CaptureCookie {
+  name: string;
+  value: string;
+  url?: string;
+  domain?: string;
+  path?: string;
+  expires?: number;
+  httpOnly?: boolean;
+  secure?: boolean;
+  sameSite?: 'Strict' | 'Lax' | 'None';
+}
+
+export interface CaptureJob {
+  target: { url: string } | { html: string; baseUrl?: string | undefined };
+  profile: Profile;
+  format: Format;
+  quality?: number | undefined;
+  fullPage?: boolean | undefined;
+  selector?: string | undefined;
+  clip?: { x: number; y: number; width: number; height: number } | undefined;
+  omitBackground?: boolean | undefined;
+  waitUntil: WaitUntil;
+  waitForSelector?: string | undefined;
+  waitForTimeout?: number | undefined;
+  waitForFonts: boolean;
+  styles?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  cookies?: CaptureCookie[] | undefined;
+  userAgent?: string | undefined;
+  ignoreHttpsErrors: boolean;
+}
+
+export interface CaptureControl {
+  /** The proxy this render's context goes through. */
+  proxyUrl: string;
+  /** Epoch ms by which the capture must be finished. */
+  deadline: number;
+  /** Aborting closes the context at once. */
+  signal: AbortSignal;
+  /**
+   * Called with the URLs the main frame requested (every redirect hop) after navigation and
+   * before capture; throws to fail the render (a hop the proxy refused or could not reach).
+   */
+  checkNavigation: (urls: readonly string[]) => void;
+}
+
+function remaining(deadline: number): number {
+  return Math.max(1, deadline - Date.now());
+}
+
+function escapeAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/** The html with a `<base href>` as the first thing in <head>, so relative assets resolve. */
+export function withBase(html: string, baseUrl: string | undefined): string {
+  if (!baseUrl) return html;
+  const tag = `<base href="${escapeAttr(baseUrl)}">`;
+  const head = /<head(\s[^>]*)?>/i.exec(html);
+  if (head)
+    return (
+      html.slice(0, head.index + head[0].length) + tag + html.slice(head.index + head[0].length)
+    );
+  return tag + html;
+}
+
+function navigationReason(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  const net = /net::ERR_[A-Z_0-9]+/.exec(text);
+  if (net) return net[0];
+  return (text.split('\n')[0] ?? text).replace(/^[\w.]+: /, '');
+}
+
+export async function capture(
+  browser: WarmBrowser,
+  job: CaptureJob,
+  control: CaptureControl,
+): Promise<Buffer> {
+  const { profile } = job;
+  const { context, crashed } = await browser.newContext({
+    viewport: profile.viewport,
+    deviceScaleFactor: profile.deviceScaleFactor,
+    isMobile: profile.isMobile,
+    hasTouch: profile.hasTouch,
+    colorScheme: profile.colorScheme,
+    locale: profile.locale,
+    timezoneId: profile.timezone,
+    ...(job.userAgent !== undefined && { userAgent: job.userAgent }),
+    ...(job.headers !== undefined && { extraHTTPHeaders: job.headers }),
+    ignoreHTTPSErrors: job.ignoreHttpsErrors,
+    proxy: { server: control.proxyUrl },
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+  });
+  const onAbort = () => void context.close().catch(() => undefined);
+  control.signal.addEventListener('abort', onAbort, { once: true });
+  const state = { pageCrashed: false };
+  try {
+    if (control.signal.aborted) throw new CaptureTimeoutError();
+    const page = await context.newPage();
+    page.on('crash', () => {
+      state.pageCrashed = true;
+    });
+    return await run(context, page, job, control);
+  } catch (err) {
+    if (crashed()) throw new BrowserCrashedError();
+    if (state.pageCrashed) throw new PageCrashedError();
+    if (err instanceof errors.TimeoutError) throw new CaptureTimeoutError();
+    throw err;
+  } finally {
+    control.signal.removeEventListener('abort', onAbort);
+    await context.close().catch(() => undefined);
+  }
+}
+
+async function run(
+  context: BrowserContext,
+  page: Page,
+  job: CaptureJob,
+  control: CaptureControl,
+): Promise<Buffer> {
+  const { deadline } = control;
+  if (job.cookies && job.cookies.length > 0) {
+    try {
+      await context.addCookies(job.cookies);
+    } catch (err) {
+      throw new CaptureInputError('cookies', `are invalid: ${navigationReason(err)}`);
+    }
+  }
+  const navigations: string[] = [];
+  page.on('request', (request) => {
+    try {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+        navigations.push(request.url());
+      }
+    } catch {
+      // A request without a frame (service worker): not a main-frame navigation.
+    }
+  });
+  try {
+    if ('url' in job.target) {
+      await page.goto(job.target.url, { waitUntil: job.waitUntil, timeout: remaining(deadline) });
+    } else {
+      await page.setContent(withBase(job.target.html, job.target.baseUrl), {
+        waitUntil: job.waitUntil,
+        timeout: remaining(deadline),
+      });
+    }
+  } catch (err) {
+    control.checkNavigation(navigations);
+    if (err instanceof errors.TimeoutError || control.signal.aborted) throw err;
+    throw new NavigationError(navigationReason(err));
+  }
+  control.checkNavigation(navigations);
+  if (job.waitForSelector !== undefined) {
+    try {
+      await page.waitForSelector(job.waitForSelector, { timeout: remaining(deadline) });
+    } catch (err) {
+      if (err instanceof errors.TimeoutError || control.signal.aborted) throw err;
+      throw new CaptureInputError(
+        'waitForSelector',
+        `is not a valid selector: ${navigationReason(err)}`,
+      );
+    }
+  }
+  if (job.styles !== undefined) await page.addStyleTag({ content: job.styles });
+  if (job.waitForFonts) await page.evaluate('document.fonts.ready.then(() => undefined)');
+  if (job.waitForTimeout)
+    await page.waitForTimeout(Math.min(job.waitForTimeout, remaining(deadline)));
+  // A late main-frame navigation (meta refresh, script) must not slip past the policy either.
+  control.checkNavigation(navigations);
+  if (job.format === 'pdf') {
+    const paper = job.profile.paper ?? {
+      format: 'A4',
+      margin: { top: '10mm', right: '10mm', bottom: '10mm', left: '10mm' },
+    };
+    return page.pdf({
+      ...(paper.format !== undefined && { format: paper.format }),
+      ...(paper.width !== undefined && { width: paper.width }),
+      ...(paper.height !== undefined && { height: paper.height }),
+      landscape: paper.landscape ?? false,
+      margin: paper.margin,
+      printBackground: true,
+    });
+  }
+  const shot = {
+    type: job.format,
+    timeout: remaining(deadline),
+    ...(job.format === 'jpeg' && job.quality !== undefined && { quality: job.quality }),
+    ...(job.format === 'png' && job.omitBackground && { omitBackground: true }),
+  };
+  if (job.selector !== undefined) {
+    const locator = page.locator(job.selector);
+    let count: number;
+    try {
+      count = await locator.count();
+    } catch (err) {
+      throw new CaptureInputError('selector', `is not a valid selector: ${navigationReason(err)}`);
+    }
+    if (count === 0)
+      throw new CaptureInputError('selector', `"${job.selector}" matches no element`);
+    return locator.first().screenshot(shot);
+  }
+  return page.screenshot({
+    ...shot,
+    fullPage: job.fullPage ?? false,
+    ...(job.clip !== undefined && { clip: job.clip }),
+  });
+}

@@ -1,0 +1,163 @@
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+} from 'playwright-core';
+import type { Logger } from '@havn/shared';
+import { browserLaunchArgs } from './launch-args.js';
+
+// The warm browser for one-shot renders: launched once, reused, each render isolated in its own
+// browser context. A browser that crashes (disconnects) or wedges (cannot make a context in time)
+// is killed and replaced on the next use; the renders in flight fail with BrowserCrashedError.
+
+/** The browser went away while a render was using it. */
+export class BrowserCrashedError extends Error {
+  constructor() {
+    super('the browser crashed during the render and has been restarted; retry the request');
+    this.name = 'BrowserCrashedError';
+  }
+}
+
+export interface WarmBrowserOptions {
+  executablePath: string;
+  proxyUrl: string;
+  log: Logger;
+  /** How long creating a context may take before the browser counts as wedged. */
+  wedgeTimeoutMs?: number;
+}
+
+interface Live {
+  browser: Browser;
+  pid: number | undefined;
+  crashed: boolean;
+}
+
+export class WarmBrowser {
+  readonly #options: WarmBrowserOptions;
+  #live: Promise<Live> | undefined;
+  #closed = false;
+  #launches = 0;
+
+  constructor(options: WarmBrowserOptions) {
+    this.#options = options;
+  }
+
+  /** How many times a browser was launched (1 after the first use; more after crashes). */
+  get launches(): number {
+    return this.#launches;
+  }
+
+  async #launch(): Promise<Live> {
+    const { executablePath, proxyUrl, log } = this.#options;
+    this.#launches++;
+    const browser = await chromium.launch({
+      executablePath,
+      headless: true,
+      args: browserLaunchArgs(proxyUrl),
+      // We handle SIGTERM ourselves and close the browser in onClose.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    const live: Live = { browser, pid: await browserPid(browser), crashed: false };
+    browser.on('disconnected', () => {
+      live.crashed = true;
+      if (!this.#closed) log.warn({ pid: live.pid }, 'browser disconnected; it will be relaunched');
+      void this.#live?.then((current) => {
+        if (current === live) this.#live = undefined;
+      });
+    });
+    log.info({ pid: live.pid, version: browser.version() }, 'browser launched');
+    return live;
+  }
+
+  async #current(): Promise<Live> {
+    for (;;) {
+      if (this.#closed) throw new Error('browser closed');
+      const pending = (this.#live ??= this.#launch().catch((err: unknown) => {
+        this.#live = undefined;
+        throw err;
+      }));
+      const live = await pending;
+      if (!live.crashed && live.browser.isConnected()) return live;
+      if (this.#live === pending) this.#live = undefined;
+    }
+  }
+
+  /** Launches the browser now (otherwise the first render does). */
+  async warmUp(): Promise<void> {
+    await this.#current();
+  }
+
+  /** The browser process id, for diagnostics and tests. */
+  async pid(): Promise<number | undefined> {
+    return (await this.#current()).pid;
+  }
+
+  /**
+   * A fresh browser context. Returns it with `crashed()`, which tells a failing render whether the
+   * browser went away under it.
+   */
+  async newContext(
+    options: BrowserContextOptions,
+  ): Promise<{ context: BrowserContext; crashed: () => boolean }> {
+    const live = await this.#current();
+    const wedgeMs = this.#options.wedgeTimeoutMs ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    const wedged = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.#options.log.error({ pid: live.pid }, 'browser wedged; killing it');
+        this.#kill(live);
+        reject(new BrowserCrashedError());
+      }, wedgeMs);
+    });
+    try {
+      const context = await Promise.race([live.browser.newContext(options), wedged]);
+      return { context, crashed: () => live.crashed || !live.browser.isConnected() };
+    } catch (err) {
+      if (live.crashed || !live.browser.isConnected()) throw new BrowserCrashedError();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #kill(live: Live): void {
+    live.crashed = true;
+    if (this.#live) {
+      void this.#live.then((current) => {
+        if (current === live) this.#live = undefined;
+      });
+    }
+    if (live.pid !== undefined) {
+      try {
+        process.kill(live.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    void live.browser.close().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const live = await this.#live?.catch(() => undefined);
+    this.#live = undefined;
+    await live?.browser.close().catch(() => undefined);
+  }
+}
+
+/** The browser process id, asked of the browser itself (SystemInfo.getProcessInfo). */
+async function browserPid(browser: Browser): Promise<number | undefined> {
+  try {
+    const cdp = await browser.newBrowserCDPSession();
+    const info = (await cdp.send('SystemInfo.getProcessInfo')) as {
+      processInfo: { type: string; id: number }[];
+    };
+    await cdp.detach();
+    return info.processInfo.find((p) => p.type === 'browser')?.id;
+  } catch {
+    return undefined;
+  }
+}

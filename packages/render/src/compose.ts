@@ -1,0 +1,48 @@
+import type { Logger } from '@havn/shared';
+import { startArtifactSweeper } from './artifacts/artifact-sweeper.js';
+import { FsArtifactStore } from './artifacts/fs-artifact-store.js';
+import { WarmBrowser } from './browser/warm-browser.js';
+import type { RenderConfig } from './config.js';
+import { GuardProxy } from './netguard/guard-proxy.js';
+import { buildServer } from './server.js';
+import type { App, ServerExtension } from './server-context.js';
+import { RenderMetrics } from './services/render-metrics.js';
+
+// The composition root: the real store, proxy, browser and metrics wired into buildServer. main.ts
+// and the tests both start the service through here, so they run the same parts.
+
+export async function composeServer(options: {
+  config: RenderConfig;
+  log: Logger;
+  version?: string;
+  extensions?: readonly ServerExtension[];
+}): Promise<App> {
+  const { config, log } = options;
+  const metrics = new RenderMetrics();
+  const store = new FsArtifactStore({ dir: config.artifactDir, ttlMs: config.artifactTtlMs });
+  await store.init();
+  const sweeper = startArtifactSweeper({ store, ttlMs: config.artifactTtlMs, log });
+  const proxy = await GuardProxy.start({
+    policy: { allowedHosts: config.allowedHosts, allowPrivate: config.allowPrivateNetwork },
+    log,
+    onRefusal: () => {
+      metrics.refusals.inc();
+    },
+  });
+  const browser = new WarmBrowser({
+    executablePath: config.chromiumPath,
+    proxyUrl: proxy.url,
+    log,
+  });
+  return buildServer({
+    config,
+    log,
+    store,
+    browser,
+    proxy,
+    metrics,
+    sweeper,
+    extensions: options.extensions ?? [],
+    version: options.version ?? '0.0.0',
+  });
+}

@@ -1,0 +1,33 @@
+import { checkHost, HttpError, type HostPolicy } from '@havn/shared';
+
+// The early check of a render's `url` (spec 1 §4.3 field rules and private-address rules 3-4):
+// WHATWG parsing canonicalises numeric host forms (2130706433, 0x7f000001, 0177.0.0.1 all become
+// 127.0.0.1), only http and https pass, then every resolved address is classified. The proxy
+// judges the same URL again when the browser asks for it; this check exists to answer a clear 400
+// before any work is queued.
+
+/** The parsed URL when it may be rendered; otherwise an HttpError (400, or 502 unresolvable). */
+export async function checkRenderUrl(raw: string, policy: HostPolicy, field = 'url'): Promise<URL> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new HttpError(400, `${field} must be an absolute http or https URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new HttpError(
+      400,
+      `${field} must use http or https; the scheme ${url.protocol} is not allowed`,
+    );
+  }
+  if (url.username || url.password) {
+    // Credentials in the URL would travel to the proxy in clear and land in logs.
+    throw new HttpError(400, `${field} must not carry user:password credentials`);
+  }
+  const verdict = await checkHost(url.hostname, policy);
+  if (!verdict.ok) {
+    if (verdict.reason === 'refused') throw new HttpError(400, `${field}: ${verdict.message}`);
+    throw new HttpError(502, `navigation failed: ${verdict.message}`);
+  }
+  return url;
+}

@@ -1,0 +1,294 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { html, startFixtureServer, type FixtureServer } from '../test-support/fixture-server.js';
+import { jpegSize, pngSize } from '../test-support/png.js';
+import { startService, TEST_TOKEN, type TestService } from '../test-support/service.js';
+
+// POST /v1/render and /v1/render/batch against real Chromium and a local page (spec 1 §4.3-4.4).
+
+let svc: TestService;
+let site: FixtureServer;
+
+beforeAll(async () => {
+  site = await startFixtureServer({
+    '/box': html(
+      '<div id="box" style="position:absolute;left:10px;top:20px;width:150px;height:75px;background:#c00"></div>',
+      '<style>body{margin:0;background:#fff}</style>',
+    ),
+    '/tall': html(
+      '<div style="height:2500px;width:100px;background:#0a0"></div>',
+      '<style>body{margin:0}</style>',
+    ),
+    '/echo': (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const cookie = req.headers.cookie ?? '';
+      res.end(
+        `<title>${String(req.headers['x-havn-test'] ?? '')}|${cookie}|${String(req.headers['user-agent'])}</title><p id="p">ok</p>`,
+      );
+    },
+    '/late': html(
+      '<script>setTimeout(()=>{const d=document.createElement("div");d.id="late";d.textContent="x";document.body.append(d)},300)</script>',
+    ),
+  });
+  svc = await startService({ ALLOWED_HOSTS: 'localhost' });
+});
+
+afterAll(async () => {
+  await svc.close();
+  await site.close();
+});
+
+async function renderPng(body: Record<string, unknown>) {
+  const { status, body: result } = await svc.post('/v1/render', { return: 'base64', ...body });
+  expect(status, JSON.stringify(result)).toBe(200);
+  return { result, png: Buffer.from(result.base64 as string, 'base64') };
+}
+
+describe('POST /v1/render', () => {
+  it('renders a URL at viewport × deviceScaleFactor and stores an artifact', async () => {
+    const { status, body } = await svc.post('/v1/render', {
+      url: `${site.origin}/box`,
+      profile: 'desktop-2x',
+      labels: { job: 'a' },
+    });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ profile: 'desktop-2x', contentType: 'image/png' });
+    expect(body.ms).toEqual(expect.any(Number));
+    const artifact = body.artifact as Record<string, unknown>;
+    expect(artifact).toMatchObject({
+      bytes: body.bytes,
+      contentType: 'image/png',
+      labels: { job: 'a' },
+    });
+    expect(artifact.url).toBe(`/v1/artifacts/${String(artifact.id)}`);
+    expect(artifact.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(body.base64).toBeUndefined();
+
+    const res = await svc.call(String(artifact.url));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('cache-control')).toBe('private, max-age=3600');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.length).toBe(body.bytes);
+    expect(pngSize(bytes)).toEqual({ width: 2560, height: 1600 });
+
+    // An image tag cannot send a header: ?token= works for artifacts (spec 1 §4.12).
+    const viaQuery = await fetch(`${svc.base}${String(artifact.url)}?token=${TEST_TOKEN}`);
+    expect(viaQuery.status).toBe(200);
+    await viaQuery.arrayBuffer();
+  });
+
+  it('uses desktop when no profile is given, and mobile profiles at their scale', async () => {
+    const desk = await renderPng({ url: `${site.origin}/box` });
+    expect(desk.result.profile).toBe('desktop');
+    expect(pngSize(desk.png)).toEqual({ width: 1280, height: 800 });
+    // A mobile-ready page (meta viewport): without one, Chromium's 980 px layout viewport is scaled
+    // to fit and the capture can come out a device pixel short.
+    const mobile = await renderPng({
+      html: '<meta name="viewport" content="width=device-width"><p>x</p>',
+      profile: 'mobile',
+    });
+    expect(pngSize(mobile.png)).toEqual({ width: 390 * 3, height: 844 * 3 });
+  });
+
+  it('takes an inline profile inheriting from desktop or from its name', async () => {
+    const a = await renderPng({
+      html: '<p>x</p>',
+      profile: { viewport: { width: 300, height: 200 } },
+    });
+    expect(pngSize(a.png)).toEqual({ width: 300, height: 200 });
+    expect(a.result.profile).toBe('inline');
+    const b = await renderPng({
+      html: '<p>x</p>',
+      profile: { name: 'mobile', viewport: { width: 200 } },
+    });
+    expect(b.result.profile).toBe('mobile');
+    expect(pngSize(b.png)).toEqual({ width: 600, height: 844 * 3 });
+  });
+
+  it('captures the full page, one element, or a clip', async () => {
+    const full = await renderPng({ url: `${site.origin}/tall`, fullPage: true });
+    expect(pngSize(full.png)).toEqual({ width: 1280, height: 2500 });
+    const el = await renderPng({
+      url: `${site.origin}/box`,
+      selector: '#box',
+      profile: 'desktop-2x',
+    });
+    expect(pngSize(el.png)).toEqual({ width: 300, height: 150 });
+    const clip = await renderPng({
+      url: `${site.origin}/box`,
+      clip: { x: 5, y: 5, width: 40, height: 30 },
+    });
+    expect(pngSize(clip.png)).toEqual({ width: 40, height: 30 });
+  });
+
+  it('renders jpeg with quality and pdf', async () => {
+    const { status, body } = await svc.post('/v1/render', {
+      html: '<h1>jpeg</h1>',
+      format: 'jpeg',
+      quality: 40,
+      return: 'base64',
+      profile: { viewport: { width: 320, height: 240 } },
+    });
+    expect(status).toBe(200);
+    expect(body.contentType).toBe('image/jpeg');
+    expect(jpegSize(Buffer.from(body.base64 as string, 'base64'))).toEqual({
+      width: 320,
+      height: 240,
+    });
+
+    const pdf = await svc.post('/v1/render', {
+      url: `${site.origin}/box`,
+      format: 'pdf',
+      profile: 'a4',
+      return: 'base64',
+    });
+    expect(pdf.status).toBe(200);
+    expect(pdf.body.contentType).toBe('application/pdf');
+    expect(
+      Buffer.from(pdf.body.base64 as string, 'base64')
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+  });
+
+  it('renders transparent PNGs with omitBackground', async () => {
+    const { png } = await renderPng({
+      html: '<style>html,body{background:transparent}</style><p>x</p>',
+      omitBackground: true,
+      profile: { viewport: { width: 50, height: 50 } },
+    });
+    expect(png[25]).toBe(6); // colour type 6: RGBA
+  });
+
+  it('sends headers, cookies and the user agent, injects styles, waits for selectors', async () => {
+    const { status, body } = await svc.post('/v1/render', {
+      url: `${site.origin}/echo`,
+      headers: { 'x-havn-test': 'hdr' },
+      cookies: [{ name: 'c', value: 'v', url: site.origin }],
+      userAgent: 'HavnTest/1.0',
+      styles: '#p { display: block; width: 100px; height: 40px; }',
+      selector: '#p',
+      return: 'base64',
+    });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(pngSize(Buffer.from(body.base64 as string, 'base64'))).toEqual({
+      width: 100,
+      height: 40,
+    });
+    const late = await svc.post('/v1/render', {
+      url: `${site.origin}/late`,
+      waitForSelector: '#late',
+      selector: '#late',
+    });
+    expect(late.status, JSON.stringify(late.body)).toBe(200);
+  });
+
+  it('resolves relative assets of html against baseUrl', async () => {
+    site.hits.delete('/asset.css');
+    site.route('/asset.css', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/css' });
+      res.end('body{margin:0}');
+    });
+    const { status } = await svc.post('/v1/render', {
+      html: '<html><head><link rel="stylesheet" href="asset.css"></head><body>x</body></html>',
+      baseUrl: `${site.origin}/`,
+    });
+    expect(status).toBe(200);
+    expect(site.hits.get('/asset.css')).toBe(1);
+  });
+
+  it.each([
+    [{}, 'url or html is required'],
+    [{ url: 'http://localhost/', html: '<p>' }, 'url and html are mutually exclusive'],
+    [{ url: 'http://localhost/', baseUrl: 'http://localhost/' }, 'baseUrl is only valid with html'],
+    [{ html: 'x', quality: 50 }, 'quality is only valid with format jpeg'],
+    [{ html: 'x', format: 'pdf', fullPage: true }, 'fullPage is not valid with format pdf'],
+    [{ html: 'x', format: 'pdf', selector: 'p' }, 'selector is not valid with format pdf'],
+    [
+      { html: 'x', selector: 'p', clip: { x: 0, y: 0, width: 1, height: 1 } },
+      'selector and clip are mutually exclusive',
+    ],
+    [{ html: 'x', format: 'gif' }, 'format'],
+    [{ html: 'x', format: 'jpeg', quality: 101 }, 'quality'],
+    [{ html: 'x', profile: 'nope' }, 'profile "nope" is not a built-in profile'],
+    [{ html: 'x', profile: { viewport: { width: -1 } } }, 'profile.viewport.width'],
+    [{ html: 'x', profile: { name: 'nope' } }, 'profile.name'],
+    [{ html: 'x', profile: { colorScheme: 'blue' } }, 'profile.colorScheme'],
+    [{ html: 'x', profile: { timezone: 'Mars/Base' } }, 'profile.timezone'],
+    [{ html: 'x', waitUntil: 'never' }, 'waitUntil'],
+    [{ html: 'x', return: 'file' }, 'return'],
+    [{ html: 'x', selector: '#missing' }, 'selector "#missing" matches no element'],
+    [{ url: 'file:///etc/passwd' }, 'the scheme file: is not allowed'],
+    [{ url: 'not a url' }, 'url must be an absolute http or https URL'],
+  ])('answers 400 naming the field for %j', async (body, message) => {
+    const { status, body: error } = await svc.post('/v1/render', body);
+    expect(status).toBe(400);
+    expect(Object.keys(error)).toEqual(['error']);
+    expect(error.error).toContain(message);
+  });
+
+  it('ignores unknown fields', async () => {
+    const { status } = await svc.post('/v1/render', { html: '<p>x</p>', somethingElse: 1 });
+    expect(status).toBe(200);
+  });
+
+  it('answers 502 for a navigation that fails', async () => {
+    const closed = await startFixtureServer();
+    await closed.close();
+    const { status, body } = await svc.post('/v1/render', {
+      url: `http://localhost:${closed.port}/`,
+    });
+    expect(status).toBe(502);
+    expect(body.error).toMatch(/^navigation failed: /);
+  });
+});
+
+describe('POST /v1/render/batch', () => {
+  it('renders one slot per profile, in order, and isolates failures', async () => {
+    const { status, body } = await svc.post('/v1/render/batch', {
+      url: `${site.origin}/box`,
+      selector: '#box',
+      profiles: ['desktop', { name: 'mobile', viewport: { width: 100 } }, 'desktop-2x'],
+    });
+    expect(status).toBe(200);
+    const results = body.results as Record<string, unknown>[];
+    expect(results.map((r) => r.profile)).toEqual(['desktop', 'mobile', 'desktop-2x']);
+    // The box (150 CSS px wide at x=10) does not fit a 100 px viewport... but element captures
+    // scroll, so every slot succeeds; sizes follow each profile's scale.
+    const sizes = await Promise.all(
+      results.map(async (r) => {
+        const res = await svc.call((r.artifact as { url: string }).url);
+        return pngSize(Buffer.from(await res.arrayBuffer()));
+      }),
+    );
+    expect(sizes).toEqual([
+      { width: 150, height: 75 },
+      { width: 450, height: 225 },
+      { width: 300, height: 150 },
+    ]);
+  });
+
+  it('reports a failing profile in its own slot', async () => {
+    const { status, body } = await svc.post('/v1/render/batch', {
+      html: '<body><script>if (innerWidth < 1200) document.body.innerHTML = ""; else document.body.innerHTML = "<p id=p>x</p>";</script></body>',
+      selector: '#p',
+      profiles: ['desktop', 'mobile', 'wide'],
+    });
+    expect(status).toBe(200);
+    const results = body.results as Record<string, unknown>[];
+    expect(results[0]).toHaveProperty('artifact');
+    expect(results[1]).toEqual({ profile: 'mobile', error: 'selector "#p" matches no element' });
+    expect(results[2]).toHaveProperty('artifact');
+  });
+
+  it('validates every profile before any work', async () => {
+    const { status, body } = await svc.post('/v1/render/batch', {
+      html: 'x',
+      profiles: ['desktop', 'bogus'],
+    });
+    expect(status).toBe(400);
+    expect(body.error).toContain('profiles[1]');
+    const empty = await svc.post('/v1/render/batch', { html: 'x', profiles: [] });
+    expect(empty.status).toBe(400);
+  });
+});

@@ -1,0 +1,73 @@
+import { HttpError } from '@havn/shared';
+import { resolveProfile } from '../profiles.js';
+import {
+  BatchBody,
+  BatchResult,
+  ErrorBody,
+  RenderBody,
+  RenderResult,
+} from '../schemas/render.schema.js';
+import type { App } from '../server-context.js';
+import { prepareOptions, type RenderLimits } from '../services/render-options.js';
+import type { RenderService } from '../services/render-service.js';
+import { clientSignal } from './client-signal.js';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
+
+/** POST /v1/render (spec 1 §4.3) and POST /v1/render/batch (§4.4). */
+export function renderRoutes(app: App, service: RenderService, limits: RenderLimits): void {
+  app.post(
+    '/v1/render',
+    { schema: { body: RenderBody, response: { 200: RenderResult, ...errors } } },
+    async (request, reply) => {
+      const signal = clientSignal(reply);
+      const { profile: profileInput, ...rest } = request.body;
+      const options = prepareOptions(rest, limits);
+      const profile = resolveProfile(profileInput);
+      await service.checkTarget(options);
+      const rendered = await service.render(options, profile, signal);
+      const common = {
+        profile: profile.name,
+        contentType: rendered.contentType,
+        bytes: rendered.buffer.length,
+        ms: rendered.ms,
+      };
+      if (options.returnMode === 'base64') {
+        return { ...common, base64: rendered.buffer.toString('base64') };
+      }
+      return { ...common, artifact: await service.store(rendered, options.labels) };
+    },
+  );
+
+  app.post(
+    '/v1/render/batch',
+    { schema: { body: BatchBody, response: { 200: BatchResult, ...errors } } },
+    async (request, reply) => {
+      const signal = clientSignal(reply);
+      const { profiles: inputs, ...rest } = request.body;
+      const options = prepareOptions(rest, limits);
+      // The batch slot shape is { profile, artifact, ms } (spec 1 §4.4): no base64 form.
+      if (options.returnMode === 'base64') {
+        throw new HttpError(400, 'return base64 is not available in a batch; use url');
+      }
+      // 0-decisions §1: every profile is validated before any work starts.
+      const profiles = inputs.map((p, i) => resolveProfile(p, `profiles[${i}]`));
+      await service.checkTarget(options);
+      const results = await Promise.all(
+        profiles.map(async (profile) => {
+          try {
+            const rendered = await service.render(options, profile, signal);
+            const artifact = await service.store(rendered, options.labels);
+            return { profile: profile.name, artifact, ms: rendered.ms };
+          } catch (err) {
+            if (signal.aborted) throw err;
+            // spec 1 §4.4: a failure occupies its own slot and never affects the others.
+            const message = err instanceof HttpError ? err.message : 'internal error';
+            return { profile: profile.name, error: message };
+          }
+        }),
+      );
+      return { results };
+    },
+  );
+}

@@ -1,0 +1,146 @@
+import { Type, type Static } from 'typebox';
+
+// The request and response shapes of spec 1 §4.3 and §4.4, declared once: Fastify validates with
+// them, handlers take their types from them, and the OpenAPI document is generated from them.
+// Objects leave additionalProperties open: unknown body fields are ignored (§4.3 rule 2).
+
+const Str = (description: string, extra: object = {}) => Type.String({ description, ...extra });
+
+export const ProfileInput = Type.Union(
+  [
+    Type.String({ description: 'A built-in profile name (GET /v1/profiles).' }),
+    Type.Object(
+      {},
+      {
+        description:
+          'An inline profile: any profile fields (viewport, deviceScaleFactor, isMobile, hasTouch, colorScheme, locale, timezone, paper); inherits from `desktop`, or from the built-in named in `name`.',
+      },
+    ),
+  ],
+  { description: 'Built-in profile name or inline profile; default `desktop`.' },
+);
+
+export const Cookie = Type.Object({
+  name: Type.String(),
+  value: Type.String(),
+  url: Type.Optional(Type.String()),
+  domain: Type.Optional(Type.String()),
+  path: Type.Optional(Type.String()),
+  expires: Type.Optional(
+    Type.Number({ description: 'Unix time in seconds; -1 for a session cookie.' }),
+  ),
+  httpOnly: Type.Optional(Type.Boolean()),
+  secure: Type.Optional(Type.Boolean()),
+  sameSite: Type.Optional(
+    Type.Union([Type.Literal('Strict'), Type.Literal('Lax'), Type.Literal('None')]),
+  ),
+});
+
+const Labels = Type.Record(Type.String(), Type.String({ maxLength: 1024 }), {
+  description: 'Stored on the artifact.',
+});
+
+/** Every field of spec 1 §4.3 except `profile`, shared by single and batch renders. */
+const renderOptions = {
+  url: Type.Optional(Str('Page to render; http or https only. Exclusive with `html`.')),
+  html: Type.Optional(Str('HTML to render, up to MAX_HTML_BYTES. Exclusive with `url`.')),
+  baseUrl: Type.Optional(
+    Str('Injected as <base href> so relative assets resolve. Only with `html`.'),
+  ),
+  format: Type.Optional(
+    Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('pdf')], {
+      description: 'Default `png`.',
+    }),
+  ),
+  quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '`jpeg` only.' })),
+  fullPage: Type.Optional(Type.Boolean({ description: 'Whole scroll height. Not with `pdf`.' })),
+  selector: Type.Optional(
+    Str('Capture one element. Exclusive with `clip`; not with `pdf`.', { minLength: 1 }),
+  ),
+  clip: Type.Optional(
+    Type.Object(
+      {
+        x: Type.Number({ minimum: 0 }),
+        y: Type.Number({ minimum: 0 }),
+        width: Type.Number({ exclusiveMinimum: 0 }),
+        height: Type.Number({ exclusiveMinimum: 0 }),
+      },
+      { description: 'Capture a rectangle (CSS pixels). Not with `pdf`.' },
+    ),
+  ),
+  omitBackground: Type.Optional(Type.Boolean({ description: 'Transparent background (`png`).' })),
+  waitUntil: Type.Optional(
+    Type.Union(
+      [
+        Type.Literal('load'),
+        Type.Literal('domcontentloaded'),
+        Type.Literal('networkidle'),
+        Type.Literal('commit'),
+      ],
+      { description: 'Navigation gate; default `load`.' },
+    ),
+  ),
+  waitForSelector: Type.Optional(Str('Wait for this element before capturing.', { minLength: 1 })),
+  waitForTimeout: Type.Optional(Type.Number({ minimum: 0, description: 'Flat wait in ms.' })),
+  waitForFonts: Type.Optional(
+    Type.Boolean({ description: 'Await document.fonts.ready; default true.' }),
+  ),
+  styles: Type.Optional(Str('CSS injected after load.')),
+  headers: Type.Optional(
+    Type.Record(Type.String(), Type.String(), { description: 'Extra request headers.' }),
+  ),
+  cookies: Type.Optional(Type.Array(Cookie, { maxItems: 200 })),
+  userAgent: Type.Optional(Str('Overrides the user agent.', { minLength: 1 })),
+  insecureTls: Type.Optional(
+    Type.Boolean({ description: 'Honoured only with ALLOW_INSECURE_TLS=1.' }),
+  ),
+  return: Type.Optional(
+    Type.Union([Type.Literal('url'), Type.Literal('base64')], { description: 'Default `url`.' }),
+  ),
+  labels: Type.Optional(Labels),
+};
+
+export const RenderBody = Type.Object({ ...renderOptions, profile: Type.Optional(ProfileInput) });
+export type RenderBody = Static<typeof RenderBody>;
+
+export const BatchBody = Type.Object({
+  ...renderOptions,
+  profiles: Type.Array(ProfileInput, {
+    minItems: 1,
+    maxItems: 50,
+    description: 'One result slot per profile, in this order.',
+  }),
+});
+export type BatchBody = Static<typeof BatchBody>;
+
+/** The fields both bodies share (everything but `profile` / `profiles`). */
+export type RenderOptions = Omit<RenderBody, 'profile'>;
+
+export const ArtifactDescriptor = Type.Object({
+  id: Type.String(),
+  url: Type.String({ description: '/v1/artifacts/<id>' }),
+  bytes: Type.Integer(),
+  contentType: Type.String(),
+  createdAt: Type.String({ description: 'ISO 8601 UTC with milliseconds.' }),
+  labels: Type.Record(Type.String(), Type.String()),
+});
+
+export const RenderResult = Type.Object({
+  profile: Type.String(),
+  artifact: Type.Optional(ArtifactDescriptor),
+  base64: Type.Optional(Type.String()),
+  contentType: Type.String(),
+  bytes: Type.Integer(),
+  ms: Type.Integer(),
+});
+
+export const BatchResult = Type.Object({
+  results: Type.Array(
+    Type.Union([
+      Type.Object({ profile: Type.String(), artifact: ArtifactDescriptor, ms: Type.Integer() }),
+      Type.Object({ profile: Type.String(), error: Type.String() }),
+    ]),
+  ),
+});
+
+export const ErrorBody = Type.Object({ error: Type.String() });

@@ -1,0 +1,49 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { HostPolicy, Logger } from '@havn/shared';
+import type { ArtifactStore } from './artifacts/artifact-store.js';
+import type { AuthSettings } from './auth.js';
+import type { RenderConfig } from './config.js';
+import type { GuardProxy } from './netguard/guard-proxy.js';
+import type { RenderMetrics } from './services/render-metrics.js';
+
+/** The Fastify instance every route module registers on (TypeBox schemas give handler types). */
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route that needs no token (only GET /healthz, spec 1 §5 rule 1). */
+    public?: boolean;
+  }
+}
+
+/**
+ * What buildServer hands every route module and every extension plugin (the sessions plugin uses
+ * the same store, proxy, policy, auth and metrics registry as the renders).
+ */
+export interface ServerContext {
+  config: RenderConfig;
+  log: Logger;
+  store: ArtifactStore;
+  proxy: GuardProxy;
+  policy: HostPolicy;
+  auth: AuthSettings;
+  metrics: RenderMetrics;
+  version: string;
+}
+
+/** An extension registered by buildServer after the core routes, e.g. browser sessions. */
+export interface ServerExtension {
+  register(app: App, ctx: ServerContext): Promise<void> | void;
+  /** Live sessions, for GET /healthz (spec 1 §2.5); 0 when absent. */
+  sessionCount?: () => number;
+  /** Called from onClose, after the routes stop taking requests. */
+  close?: () => Promise<void>;
+}

@@ -1,0 +1,135 @@
+import Fastify, { LogController } from 'fastify';
+import swagger from '@fastify/swagger';
+import { installErrorHandler, redactUrl, type HostPolicy, type Logger } from '@havn/shared';
+import type { ArtifactStore } from './artifacts/artifact-store.js';
+import type { Sweeper } from './artifacts/artifact-sweeper.js';
+import { isAuthorized, type AuthSettings } from './auth.js';
+import type { WarmBrowser } from './browser/warm-browser.js';
+import type { RenderConfig } from './config.js';
+import type { GuardProxy } from './netguard/guard-proxy.js';
+import { artifactsRoutes } from './routes/artifacts.routes.js';
+import { healthRoutes } from './routes/health.routes.js';
+import { metricsRoutes } from './routes/metrics.routes.js';
+import { openapiRoutes } from './routes/openapi.routes.js';
+import { profilesRoutes } from './routes/profiles.routes.js';
+import { renderRoutes } from './routes/render.routes.js';
+import type { App, ServerContext, ServerExtension } from './server-context.js';
+import type { RenderMetrics } from './services/render-metrics.js';
+import { RenderQueue } from './services/render-queue.js';
+import { RenderService } from './services/render-service.js';
+
+export interface ServerDeps {
+  config: RenderConfig;
+  log: Logger;
+  store: ArtifactStore;
+  browser: WarmBrowser;
+  proxy: GuardProxy;
+  metrics: RenderMetrics;
+  sweeper?: Sweeper | undefined;
+  /** Registered after the core routes (browser sessions). */
+  extensions?: readonly ServerExtension[];
+  version?: string;
+}
+
+/**
+ * The render service as a Fastify app that never listens (CONVENTIONS habit 1). It owns the
+ * dependencies it is given from here on: onClose closes the browser, the proxy and the sweeper.
+ */
+export async function buildServer(deps: ServerDeps): Promise<App> {
+  const { config, log, metrics } = deps;
+  const version = deps.version ?? '0.0.0';
+  const extensions = deps.extensions ?? [];
+  const app = Fastify({
+    loggerInstance: log,
+    // Our own onResponse hook writes the one line per request.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Room for MAX_HTML_BYTES of html after JSON escaping; larger html answers 400 naming it.
+    bodyLimit: Math.max(1024 * 1024, config.maxHtmlBytes * 2 + 1024 * 1024),
+    // A JSON API: types are what the schema says, never coerced ("80" is not a quality).
+    ajv: { customOptions: { coerceTypes: false } },
+  }) as unknown as App;
+  installErrorHandler(app);
+
+  const auth: AuthSettings = { apiToken: config.apiToken, allowAnonymous: config.allowAnonymous };
+  const policy: HostPolicy = {
+    allowedHosts: config.allowedHosts,
+    allowPrivate: config.allowPrivateNetwork,
+  };
+
+  // spec 1 §5: every route but /healthz needs the token; unknown routes answer 404 either way.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.public || request.is404) return;
+    if (!isAuthorized(request.raw, auth)) {
+      await reply.code(401).send({ error: 'missing or invalid token' });
+    }
+  });
+  // One line per request with status and ms; the URL's token is redacted, headers never logged.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: redactUrl(request.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Havn render', version },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  const queue = new RenderQueue({
+    slots: config.maxConcurrency,
+    timeoutMs: config.queueTimeoutMs,
+    onChange: () => {
+      metrics.inFlight.set(queue.inFlight);
+      metrics.queued.set(queue.queued);
+    },
+  });
+  const service = new RenderService({
+    browser: deps.browser,
+    proxy: deps.proxy,
+    queue,
+    store: deps.store,
+    metrics,
+    log,
+    policy,
+    renderTimeoutMs: config.renderTimeoutMs,
+  });
+  const ctx: ServerContext = {
+    config,
+    log,
+    store: deps.store,
+    proxy: deps.proxy,
+    policy,
+    auth,
+    metrics,
+    version,
+  };
+
+  healthRoutes(app, {
+    version,
+    queue,
+    sessionCount: () => extensions.reduce((n, e) => n + (e.sessionCount?.() ?? 0), 0),
+  });
+  profilesRoutes(app);
+  renderRoutes(app, service, config);
+  artifactsRoutes(app, deps.store);
+  metricsRoutes(app, metrics);
+  openapiRoutes(app);
+  for (const extension of extensions) await extension.register(app, ctx);
+
+  app.addHook('onClose', async () => {
+    deps.sweeper?.stop();
+    for (const extension of extensions) await extension.close?.();
+    await deps.browser.close();
+    await deps.proxy.close();
+  });
+  return app;
+}

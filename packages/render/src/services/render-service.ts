@@ -1,0 +1,199 @@
+import { HttpError, type HostPolicy, type Logger } from '@havn/shared';
+import type { ArtifactDescriptor, ArtifactStore } from '../artifacts/artifact-store.js';
+import { capture } from '../browser/capture.js';
+import {
+  CaptureInputError,
+  CaptureTimeoutError,
+  NavigationError,
+  PageCrashedError,
+} from '../browser/capture-errors.js';
+import { BrowserCrashedError, type WarmBrowser } from '../browser/warm-browser.js';
+import type { GuardProxy, ProxyChannel, Refusal } from '../netguard/guard-proxy.js';
+import { checkRenderUrl } from '../netguard/url-check.js';
+import type { Profile } from '../profiles.js';
+import type { FailureCause, RenderMetrics } from './render-metrics.js';
+import { CONTENT_TYPES, type PreparedOptions } from './render-options.js';
+import type { RenderQueue } from './render-queue.js';
+
+// One render from a validated request to bytes (spec 1 §3.2, §4.3): early URL check, a queue
+// slot, a proxy channel of its own, the capture under RENDER_TIMEOUT_MS, and the mapping of every
+// failure to the status 0-decisions §1 gives it.
+
+export interface RenderServiceDeps {
+  browser: WarmBrowser;
+  proxy: GuardProxy;
+  queue: RenderQueue;
+  store: ArtifactStore;
+  metrics: RenderMetrics;
+  log: Logger;
+  policy: HostPolicy;
+  renderTimeoutMs: number;
+}
+
+export interface Rendered {
+  buffer: Buffer;
+  contentType: string;
+  ms: number;
+}
+
+/** A main-frame navigation the proxy refused (a redirect into private space): 400. */
+class NavigationRefusedError extends HttpError {
+  constructor(readonly refusal: Refusal) {
+    super(400, `navigation refused: ${refusal.message}`);
+  }
+}
+
+/** The client went away; nobody will read the answer. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('client disconnected');
+    this.name = 'ClientGoneError';
+  }
+}
+
+// How long after the deadline a capture that will not settle keeps its slot (a wedged browser is
+// replaced meanwhile); past it the slot is freed anyway so the queue keeps moving.
+const SLOT_GRACE_MS = 10_000;
+
+export class RenderService {
+  readonly #d: RenderServiceDeps;
+
+  constructor(deps: RenderServiceDeps) {
+    this.#d = deps;
+  }
+
+  /** The early private-address check of `url` (spec 1 §4.3 rule 4): 400 naming host, address, range. */
+  async checkTarget(options: PreparedOptions): Promise<void> {
+    if ('url' in options.target) await checkRenderUrl(options.target.url, this.#d.policy);
+  }
+
+  /** Renders one profile; rejects with an HttpError (or ClientGoneError). */
+  async render(options: PreparedOptions, profile: Profile, signal: AbortSignal): Promise<Rendered> {
+    const { queue, metrics } = this.#d;
+    try {
+      const release = await queue.acquire(signal);
+      const started = performance.now();
+      try {
+        const buffer = await this.#captureWithDeadline({ ...options, profile }, signal, release);
+        const ms = Math.round(performance.now() - started);
+        metrics.duration.observe({ format: options.format }, ms / 1000);
+        return { buffer, contentType: CONTENT_TYPES[options.format], ms };
+      } finally {
+        release();
+      }
+    } catch (err) {
+      const mapped = signal.aborted ? new ClientGoneError() : this.#map(err);
+      metrics.failures.inc({ cause: causeOf(mapped) });
+      throw mapped;
+    }
+  }
+
+  async #captureWithDeadline(
+    job: PreparedOptions & { profile: Profile },
+    clientSignal: AbortSignal,
+    release: () => void,
+  ): Promise<Buffer> {
+    const { renderTimeoutMs } = this.#d;
+    const abort = new AbortController();
+    const timedOut = { value: false };
+    const onClient = () => {
+      abort.abort(new ClientGoneError());
+    };
+    clientSignal.addEventListener('abort', onClient, { once: true });
+    const channel = await this.#d.proxy.openChannel();
+    let deadlineTimer: NodeJS.Timeout | undefined;
+    let graceTimer: NodeJS.Timeout | undefined;
+    const work = capture(this.#d.browser, job, {
+      proxyUrl: channel.url,
+      deadline: Date.now() + renderTimeoutMs,
+      signal: abort.signal,
+      checkNavigation: (urls) => {
+        judgeNavigation(urls, channel);
+      },
+    }).finally(() => {
+      clearTimeout(graceTimer);
+      void channel.close();
+    });
+    const deadline = new Promise<never>((_, reject) => {
+      deadlineTimer = setTimeout(() => {
+        timedOut.value = true;
+        abort.abort(new CaptureTimeoutError());
+        graceTimer = setTimeout(release, SLOT_GRACE_MS);
+        reject(new CaptureTimeoutError());
+      }, renderTimeoutMs);
+    });
+    try {
+      return await Promise.race([work, deadline]);
+    } catch (err) {
+      if (timedOut.value) throw new CaptureTimeoutError();
+      throw err;
+    } finally {
+      clearTimeout(deadlineTimer);
+      clientSignal.removeEventListener('abort', onClient);
+      // Keep the slot until the browser has let go of the context (or the grace runs out).
+      if (timedOut.value) await work.catch(() => undefined);
+    }
+  }
+
+  #map(err: unknown): Error {
+    if (err instanceof HttpError) return err;
+    if (err instanceof CaptureTimeoutError) {
+      return new HttpError(504, `render timed out after ${this.#d.renderTimeoutMs} ms`);
+    }
+    if (err instanceof NavigationError) return new HttpError(502, err.message);
+    if (err instanceof CaptureInputError) return new HttpError(400, err.message);
+    if (err instanceof BrowserCrashedError || err instanceof PageCrashedError) {
+      return new HttpError(502, err.message);
+    }
+    this.#d.log.error({ err }, 'render failed');
+    return err instanceof Error ? err : new Error(String(err));
+  }
+
+  /** Stores a rendered output as an artifact. */
+  store(rendered: Rendered, labels: Record<string, string>): Promise<ArtifactDescriptor> {
+    return this.#d.store.put({ contentType: rendered.contentType, labels, body: rendered.buffer });
+  }
+}
+
+function normalHost(host: string): string {
+  return host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+}
+
+/**
+ * Throws when a main-frame navigation hop went somewhere the proxy refused (400, 0-decisions §1)
+ * or could not reach (502 `navigation failed: <reason>`).
+ */
+function judgeNavigation(urls: readonly string[], channel: ProxyChannel): void {
+  for (const raw of urls) {
+    const url = new URL(raw);
+    const host = normalHost(url.hostname);
+    const refusal = channel.refusals.find((r) => normalHost(r.host) === host);
+    if (refusal) throw new NavigationRefusedError(refusal);
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    const failure = channel.failures.find(
+      (f) => f.target === url.href || f.target === `${host}:${port}`,
+    );
+    if (failure) throw new NavigationError(failure.reason);
+  }
+}
+
+function causeOf(err: Error): FailureCause {
+  if (err instanceof ClientGoneError) return 'aborted';
+  if (!(err instanceof HttpError)) return 'internal';
+  if (err instanceof NavigationRefusedError) return 'refused';
+  switch (err.status) {
+    case 400:
+      return 'invalid';
+    case 503:
+      return 'queue_timeout';
+    case 504:
+      return 'render_timeout';
+    case 502:
+      return /crashed/.test(err.message) ? 'browser_crash' : 'navigation';
+    default:
+      return 'internal';
+  }
+}
