@@ -1,2 +1,47 @@
-// Placeholder until the forms server lands (issue: forms server).
-console.log('havn forms: the form collection server will listen here (PORT, default 3100).');
+import { ConfigError, createLogger } from '@havn/shared';
+import { loadConfig, type FormsConfig } from './config.js';
+import { buildServer } from './server.js';
+import { loadOrCreateVapidKeys } from './services/vapid-keys.js';
+import { openStore } from './store/store.js';
+
+// The only place that reads the environment, listens and handles signals.
+let config: FormsConfig;
+try {
+  config = loadConfig(process.env);
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(`havn forms: ${err.message}`);
+    process.exit(2);
+  }
+  throw err;
+}
+
+const log = createLogger({ name: 'havn-forms', level: config.logLevel });
+if (config.adminToken === undefined) {
+  log.warn('FORM_ADMIN_TOKEN is not set: the admin API is OPEN to anyone who can reach it');
+}
+const store = await openStore(config.userDataDir);
+const app = await buildServer({
+  config,
+  log,
+  store,
+  vapid: loadOrCreateVapidKeys(config.userDataDir),
+});
+const url = await app.listen({ port: config.port, host: config.host });
+log.info({ url }, `havn forms listening on ${url}`);
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}

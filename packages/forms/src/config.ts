@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, envFlag, envInt, envList, envString, envUrl, parseEnv } from '@havn/shared';
+
+/** The forms server's configuration: parsed once from the environment, frozen (0-decisions §2). */
+export interface FormsConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly userDataDir: string;
+  /** Where the web app lives (WEB_DIR); may not exist yet (a placeholder page is served). */
+  readonly webDir: string;
+  readonly publicBaseUrl: string | undefined;
+  /** FORM_ADMIN_TOKEN; undefined means open mode (spec 2 §5 rule 2). */
+  readonly adminToken: string | undefined;
+  readonly allowPrivateWebhooks: boolean;
+  /** Submissions per client IP per form per minute; 0 turns the limit off. */
+  readonly ingestRateLimitPerMinute: number;
+  /** Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is honoured. */
+  readonly trustProxy: readonly string[];
+  readonly vapidSubject: string;
+  readonly logLevel: Level;
+}
+
+/** The built web app, resolved from this file (src/ or dist/), never from the working directory. */
+export function defaultWebDir(): string {
+  return fileURLToPath(new URL('../../forms-web/dist', import.meta.url));
+}
+
+const shape = {
+  PORT: envInt(3100, 0, 65535),
+  HOST: envString(),
+  USER_DATA_DIR: envString(),
+  DATABASE_URL: envString(),
+  WEB_DIR: envString(),
+  PUBLIC_BASE_URL: envUrl(),
+  FORM_ADMIN_TOKEN: envString(),
+  ALLOW_PRIVATE_WEBHOOKS: envFlag(),
+  INGEST_RATE_LIMIT_PER_MINUTE: envInt(100, 0, 1_000_000),
+  TRUST_PROXY: envList(),
+  VAPID_SUBJECT: envString(),
+  LOG_LEVEL: envString(),
+};
+
+const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type Level = (typeof levels)[number];
+
+function isLevel(v: string): v is Level {
+  return (levels as readonly string[]).includes(v);
+}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): FormsConfig {
+  const e = parseEnv(shape, env);
+  const problems: string[] = [];
+  const vapidSubject = e.VAPID_SUBJECT ?? 'mailto:forms@havn.invalid';
+  if (!/^(mailto:|https:\/\/)/.test(vapidSubject)) {
+    problems.push('VAPID_SUBJECT: must start with mailto: or https://');
+  }
+  const logLevel = e.LOG_LEVEL ?? 'info';
+  if (!isLevel(logLevel)) problems.push(`LOG_LEVEL: must be one of ${levels.join(', ')}`);
+  if (e.DATABASE_URL !== undefined && !e.DATABASE_URL.startsWith('sqlite:')) {
+    // 0-decisions §2: a postgres:// URL selects PostgreSQL; that backend is not built yet.
+    problems.push('DATABASE_URL: only the embedded SQLite store is available in this version');
+  }
+  if (problems.length > 0 || !isLevel(logLevel)) throw new ConfigError(problems);
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST ?? '127.0.0.1',
+    userDataDir: e.USER_DATA_DIR ?? './data/forms',
+    webDir: e.WEB_DIR ?? defaultWebDir(),
+    publicBaseUrl: e.PUBLIC_BASE_URL,
+    adminToken: e.FORM_ADMIN_TOKEN,
+    allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
+    ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY,
+    vapidSubject,
+    logLevel,
+  });
+}
+
+/** A configuration for tests and embedding: defaults plus overrides. */
+export function configWith(overrides: Partial<FormsConfig>): FormsConfig {
+  return Object.freeze({ ...loadConfig({}), ...overrides });
+}
+
+export function webDirReady(webDir: string): boolean {
+  return existsSync(webDir);
+}

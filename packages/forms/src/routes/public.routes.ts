@@ -1,0 +1,124 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@fastify/type-provider-typebox';
+import { HttpError } from '@havn/shared';
+import { buildSubmissionWrite } from '../services/ingest.service.js';
+import { baseUrl, type App, type RouteDeps } from './app.js';
+
+const FormParams = Type.Object({ org: Type.String(), form: Type.String() });
+type FormParamsT = { org: string; form: string };
+
+const ingestLimit = 256 * 1024; // spec 2 §8
+
+/**
+ * The two public endpoints (spec 2 §4.1), gated by the form's allowedOrigins with the
+ * exact-origin, credentialed CORS rule (0-decisions §2): never `*`, 403 without CORS headers for an
+ * origin not on the list, 403 for a POST without Origin; a GET without Origin is a same-origin
+ * preview and is served.
+ */
+export function registerPublicRoutes(app: App, deps: RouteDeps): void {
+  const { store, config } = deps;
+
+  async function gate(request: FastifyRequest, reply: FastifyReply, method: 'GET' | 'POST') {
+    const { org, form } = request.params as FormParamsT;
+    const found = await store.forms.get(org, form);
+    if (!found) throw new HttpError(404, `form ${org}/${form} not found`);
+    const origin = request.headers.origin;
+    if (origin === undefined) {
+      if (method === 'POST') throw new HttpError(403, 'an Origin header is required');
+    } else if (!found.allowedOrigins.includes(origin)) {
+      throw new HttpError(403, `origin ${origin} is not allowed for this form`);
+    } else {
+      void reply
+        .header('access-control-allow-origin', origin)
+        .header('access-control-allow-credentials', 'true')
+        .header('access-control-expose-headers', 'Retry-After')
+        .header('vary', 'Origin');
+    }
+    request.publicForm = found;
+  }
+
+  function preflight(method: 'GET' | 'POST') {
+    return async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.headers.origin === undefined) {
+        throw new HttpError(403, 'an Origin header is required');
+      }
+      await gate(request, reply, method);
+      const requested = request.headers['access-control-request-headers'];
+      void reply
+        .header('access-control-allow-methods', `${method}, OPTIONS`)
+        .header('access-control-max-age', '600')
+        .header('vary', 'Origin, Access-Control-Request-Headers');
+      if (requested) void reply.header('access-control-allow-headers', requested);
+      return reply.code(204).send();
+    };
+  }
+
+  const definitionUrl = '/api/orgs/:org/forms/:form/definition';
+  const submissionsUrl = '/api/orgs/:org/forms/:form/submissions';
+
+  app.options(definitionUrl, { schema: { params: FormParams } }, preflight('GET'));
+  app.options(submissionsUrl, { schema: { params: FormParams } }, preflight('POST'));
+
+  app.get(
+    definitionUrl,
+    {
+      schema: { params: FormParams },
+      onRequest: async (request, reply) => gate(request, reply, 'GET'),
+    },
+    async (request) => {
+      const { org, form } = request.params;
+      const stored = await store.forms.definition(org, form);
+      if (!stored) throw new HttpError(404, `form ${org}/${form} has no definition yet`);
+      // spec 2 §2.4 / §4.1: the submit block is injected, built from PUBLIC_BASE_URL or the host.
+      return {
+        ...stored.definition,
+        submit: {
+          submitUrl: `${baseUrl(config, request)}/api/orgs/${encodeURIComponent(org)}/forms/${encodeURIComponent(form)}/submissions`,
+          submitMethod: 'POST',
+        },
+      };
+    },
+  );
+
+  app.post(
+    submissionsUrl,
+    {
+      bodyLimit: ingestLimit,
+      schema: { params: FormParams },
+      onRequest: async (request, reply) => {
+        await gate(request, reply, 'POST');
+        const { org, form } = request.params;
+        const retryAfter = deps.limiter.take(`${request.ip} ${org}/${form}`);
+        if (retryAfter !== undefined) {
+          void reply.header('retry-after', String(retryAfter));
+          throw new HttpError(429, `too many submissions; retry in ${String(retryAfter)} s`);
+        }
+      },
+    },
+    async (request) => {
+      const form = request.publicForm;
+      if (!form) throw new Error('ingest without the origin gate');
+      const { org } = request.params;
+      const header = (name: string) => {
+        const v = request.headers[name];
+        return typeof v === 'string' ? v : null;
+      };
+      const { id, write } = buildSubmissionWrite({
+        org,
+        form,
+        raw: request.rawBody ?? Buffer.alloc(0),
+        parsed: request.body,
+        origin: header('origin'),
+        referer: header('referer'),
+        userAgent: header('user-agent'),
+        ip: request.ip,
+        now: deps.now(),
+        newId: deps.newId,
+        pushSubscriptions: await store.push.ofOrg(org),
+      });
+      // Answer only after the group commit that holds this row (and its outbox rows) is synced.
+      await store.writer.write(write);
+      return { status: 'received', id };
+    },
+  );
+}

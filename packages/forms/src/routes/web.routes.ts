@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply } from 'fastify';
+import type { App, RouteDeps } from './app.js';
+
+const placeholder = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>Havn forms</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem">
+<h1>Havn forms</h1>
+<p>The forms server is running. The web app has not been built yet: run <code>npm run setup</code>
+(or set <code>WEB_DIR</code> to a built web app).</p>
+<p>The API lives under <code>/api</code>; see <code>/api/health</code>.</p>
+</body></html>
+`;
+
+/**
+ * Everything outside /api comes from WEB_DIR (spec 2 §1); `/f/<org>/<form>` is the hosted form
+ * page. When the web app is not built, `/` and the hosted page answer a small placeholder.
+ */
+export async function registerWebRoutes(app: App, deps: RouteDeps): Promise<void> {
+  const root = deps.config.webDir;
+  const haveRoot = existsSync(root);
+  if (haveRoot) {
+    await app.register(fastifyStatic, { root, index: false, wildcard: true, cacheControl: true });
+  }
+  const page = (file: string) => async (_request: unknown, reply: FastifyReply) => {
+    if (haveRoot && existsSync(join(root, file))) {
+      return reply.header('cache-control', 'no-cache').sendFile(file);
+    }
+    return reply.type('text/html; charset=utf-8').send(placeholder);
+  };
+  app.get('/', page('index.html'));
+  app.get('/f/:org/:form', page(join('f', 'index.html')));
+}

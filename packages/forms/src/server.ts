@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { HttpError, installErrorHandler, type Logger } from '@havn/shared';
+import type { FormsConfig } from './config.js';
+import { createIdGenerator } from './ids.js';
+import type { App, RouteDeps } from './routes/app.js';
+import { registerFormRoutes } from './routes/forms.routes.js';
+import { registerOrgRoutes } from './routes/orgs.routes.js';
+import { registerPublicRoutes } from './routes/public.routes.js';
+import { registerPushRoutes } from './routes/push.routes.js';
+import { registerServiceRoutes } from './routes/service.routes.js';
+import { registerSubmissionRoutes } from './routes/submissions.routes.js';
+import { registerWebRoutes } from './routes/web.routes.js';
+import { DeliveryWorker } from './services/delivery/delivery-worker.js';
+import { OutboundHttp } from './services/delivery/outbound-http.js';
+import { pushSender } from './services/delivery/push-sender.js';
+import { webhookRetrySchedule } from './services/delivery/retry-schedule.js';
+import { webhookSender } from './services/delivery/webhook-sender.js';
+import { RateLimiter } from './services/rate-limiter.js';
+import type { VapidKeys } from './services/vapid-keys.js';
+import type { Store } from './store/store.js';
+
+export interface ServerDeps {
+  config: FormsConfig;
+  log: Logger;
+  store: Store;
+  vapid: VapidKeys;
+  now?: () => number;
+  /** Delays between webhook attempts (tests shorten it); default 0-decisions §2. */
+  retrySchedule?: readonly number[];
+  /** Per-attempt timeout of webhooks and pushes; default 10 s (issue 5). */
+  deliveryTimeoutMs?: number;
+}
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/**
+ * The whole forms server as a Fastify app that never listens (CONVENTIONS habit 1). The delivery
+ * worker starts when the app is ready and stops, with the store, when it closes.
+ */
+export async function buildServer(deps: ServerDeps): Promise<App> {
+  const { config, store } = deps;
+  const now = deps.now ?? Date.now;
+  const app: App = Fastify({
+    loggerInstance: deps.log,
+    trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
+    disableRequestLogging: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  installErrorHandler(app as unknown as FastifyInstance);
+
+  app.decorateRequest('rawBody', null);
+  app.decorateRequest('principal', null);
+  app.decorateRequest('publicForm', null);
+  // Keep the bytes: ingest stores the raw body untouched (spec 2 §2.5).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const raw = body as Buffer;
+    request.rawBody = raw;
+    if (raw.length === 0) {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(raw.toString('utf8')));
+    } catch {
+      done(new HttpError(400, 'body is not valid JSON'), undefined);
+    }
+  });
+
+  const outbound = new OutboundHttp(
+    { allowPrivate: config.allowPrivateWebhooks, allowedHosts: [] },
+    deps.deliveryTimeoutMs ?? 10_000,
+  );
+  const worker = new DeliveryWorker({
+    deliveries: store.deliveries,
+    log: deps.log,
+    now,
+    schedule: deps.retrySchedule ?? webhookRetrySchedule,
+    senders: {
+      webhook: webhookSender(outbound, now),
+      push: pushSender({
+        push: store.push,
+        http: outbound,
+        vapid: deps.vapid,
+        subject: config.vapidSubject,
+      }),
+    },
+  });
+  store.onCommitted(() => {
+    worker.kick();
+  });
+
+  const routeDeps: RouteDeps = {
+    config,
+    store,
+    worker,
+    vapid: deps.vapid,
+    limiter: new RateLimiter(config.ingestRateLimitPerMinute, now),
+    newId: createIdGenerator(now),
+    now,
+    startedAt: now(),
+    version: packageVersion(),
+  };
+  registerServiceRoutes(app, routeDeps);
+  registerPublicRoutes(app, routeDeps);
+  registerOrgRoutes(app, routeDeps);
+  registerFormRoutes(app, routeDeps);
+  registerSubmissionRoutes(app, routeDeps);
+  registerPushRoutes(app, routeDeps);
+  await registerWebRoutes(app, routeDeps);
+
+  app.addHook('onReady', () => {
+    worker.start();
+    return Promise.resolve();
+  });
+  // Shutdown order (issue 5): the server has stopped accepting and in-flight requests (ingests
+  // included) have answered; then the worker stops between attempts; then the database closes.
+  app.addHook('onClose', async () => {
+    await worker.stop();
+    outbound.close();
+    await store.close();
+  });
+  return app;
+}

@@ -1,0 +1,163 @@
+import type { Logger } from '@havn/shared';
+import type { DeliveryRow, DeliveryStore } from '../../store/deliveries.store.js';
+import type { AttemptResult } from './outbound-http.js';
+import { nextDelay, pushRetrySteps } from './retry-schedule.js';
+
+export type Sender = (row: DeliveryRow) => Promise<AttemptResult>;
+
+export interface DeliveryWorkerDeps {
+  deliveries: DeliveryStore;
+  senders: { webhook: Sender; push: Sender };
+  log: Logger;
+  schedule: readonly number[];
+  now?: () => number;
+  concurrency?: number;
+}
+
+const maxIdleWaitMs = 60_000;
+
+/**
+ * Drains the durable outbox (issue 5): picks due deliveries, sends them with bounded concurrency,
+ * records each attempt, and schedules the next one per 0-decisions §2. State lives only in the
+ * database, so a restart resumes where the last process stopped (at least once).
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly now: () => number;
+  private readonly concurrency: number;
+  private pumping = false;
+  private again = false;
+  private stopped = true;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: DeliveryWorkerDeps) {
+    this.now = deps.now ?? Date.now;
+    this.concurrency = deps.concurrency ?? 8;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.kick();
+  }
+
+  /** Something may be due now (a commit, a redeliver). */
+  kick(): void {
+    if (this.stopped) return;
+    void this.pump();
+  }
+
+  /** Starts no new attempt and waits for the ones in flight (each bounded by its timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  private running(): boolean {
+    return !this.stopped;
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.again = false;
+        const free = this.concurrency - this.inFlight.size;
+        if (free <= 0 || this.stopped) break;
+        const rows = await this.deps.deliveries.due(this.now(), free, [...this.inFlight.keys()]);
+        for (const row of rows) this.launch(row);
+        if (rows.length === free) this.again = true;
+      } while (this.again && this.running());
+      if (this.running()) await this.arm();
+    } catch (err) {
+      this.deps.log.error({ err }, 'delivery worker: reading the outbox failed');
+      if (!this.stopped) this.setTimer(5_000);
+    } finally {
+      this.pumping = false;
+    }
+    // An attempt that finished while we were arming the timer asked for another round.
+    if (this.again && !this.stopped) void this.pump();
+  }
+
+  private async arm(): Promise<void> {
+    const next = await this.deps.deliveries.nextDueAt();
+    if (next === undefined) {
+      clearTimeout(this.timer);
+      return;
+    }
+    this.setTimer(Math.min(Math.max(next - this.now(), 0), maxIdleWaitMs));
+  }
+
+  private setTimer(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.kick();
+    }, ms);
+    this.timer.unref();
+  }
+
+  private launch(row: DeliveryRow): void {
+    const done = this.attempt(row)
+      .catch((err: unknown) => {
+        this.deps.log.error({ err, delivery: row.id }, 'delivery worker: attempt failed to record');
+      })
+      .finally(() => {
+        this.inFlight.delete(row.id);
+        this.kick();
+      });
+    this.inFlight.set(row.id, done);
+  }
+
+  private async attempt(row: DeliveryRow): Promise<void> {
+    const started = this.now();
+    const t0 = performance.now();
+    let result: AttemptResult;
+    try {
+      result = await this.deps.senders[row.kind](row);
+    } catch (err) {
+      result = { ok: false, status: null, error: (err as Error).message };
+    }
+    const durationMs = Math.round(performance.now() - t0);
+    const roundAttempts = row.roundAttempts + 1;
+    const finished = this.now();
+    let next: { status: DeliveryRow['status']; nextAttemptAt: number; deliveredAt: string | null };
+    if (result.ok) {
+      next = {
+        status: 'delivered',
+        nextAttemptAt: finished,
+        deliveredAt: new Date(finished).toISOString(),
+      };
+    } else if (result.drop) {
+      next = { status: 'dropped', nextAttemptAt: finished, deliveredAt: null };
+    } else {
+      const schedule =
+        row.kind === 'push' ? this.deps.schedule.slice(0, pushRetrySteps) : this.deps.schedule;
+      const delay = nextDelay(schedule, roundAttempts);
+      next =
+        delay === undefined
+          ? { status: 'failed', nextAttemptAt: finished, deliveredAt: null }
+          : { status: 'pending', nextAttemptAt: finished + delay, deliveredAt: null };
+      this.deps.log.warn(
+        {
+          delivery: row.id,
+          kind: row.kind,
+          status: result.status,
+          error: result.error,
+          next: next.status,
+        },
+        'delivery attempt failed',
+      );
+    }
+    await this.deps.deliveries.record(row, {
+      attemptedAt: new Date(started).toISOString(),
+      status: result.status,
+      durationMs,
+      error: result.error,
+      next: { ...next, roundAttempts },
+    });
+  }
+}

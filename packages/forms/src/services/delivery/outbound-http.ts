@@ -1,0 +1,101 @@
+import http from 'node:http';
+import https from 'node:https';
+import { checkHost, guardedLookup, isIpLiteral, type HostPolicy } from '@havn/shared';
+
+/** What one delivery attempt came to; `drop` means the target is gone for good. */
+export interface AttemptResult {
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+  drop?: boolean;
+}
+
+export interface OutboundRequest {
+  url: string;
+  headers: Record<string, string | number>;
+  body: Buffer | string;
+}
+
+/**
+ * POSTs to a webhook or push endpoint under the private-address policy (0-decisions §2): names are
+ * resolved and checked by the agents' `guardedLookup`, so the socket connects only to a checked
+ * address; IP literals never reach a lookup, so they are checked here. Redirects are never
+ * followed: a 3xx is a failed attempt.
+ */
+export class OutboundHttp {
+  private readonly httpAgent: http.Agent;
+  private readonly httpsAgent: https.Agent;
+
+  constructor(
+    private readonly policy: HostPolicy,
+    private readonly timeoutMs: number,
+  ) {
+    const lookup = guardedLookup(policy);
+    this.httpAgent = new http.Agent({ keepAlive: true, lookup, maxSockets: 16 });
+    this.httpsAgent = new https.Agent({ keepAlive: true, lookup, maxSockets: 16 });
+  }
+
+  async post(req: OutboundRequest): Promise<AttemptResult> {
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return { ok: false, status: null, error: 'invalid URL' };
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return { ok: false, status: null, error: `unsupported scheme ${url.protocol}` };
+    }
+    if (isIpLiteral(url.hostname.replace(/^\[|\]$/g, ''))) {
+      const verdict = await checkHost(url.hostname, this.policy);
+      if (!verdict.ok) return { ok: false, status: null, error: verdict.message };
+    }
+    const body = typeof req.body === 'string' ? Buffer.from(req.body) : req.body;
+    const client = url.protocol === 'https:' ? https : http;
+    const agent = url.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
+    return new Promise<AttemptResult>((resolve) => {
+      const request = client.request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: { ...req.headers, 'content-length': body.length },
+          signal: AbortSignal.timeout(this.timeoutMs),
+        },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          let excerpt = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            if (excerpt.length < 200) excerpt += chunk;
+          });
+          res.on('error', () => undefined);
+          res.on('end', () => {
+            if (status >= 200 && status < 300) {
+              resolve({ ok: true, status, error: null });
+            } else if (status >= 300 && status < 400) {
+              const where = res.headers.location ?? 'elsewhere';
+              resolve({ ok: false, status, error: `redirect to ${where} not followed` });
+            } else {
+              const detail = excerpt.trim().slice(0, 200);
+              resolve({ ok: false, status, error: `HTTP ${status}${detail ? `: ${detail}` : ''}` });
+            }
+          });
+        },
+      );
+      request.on('error', (err: NodeJS.ErrnoException) => {
+        const timedOut = err.name === 'AbortError' || err.name === 'TimeoutError';
+        resolve({
+          ok: false,
+          status: null,
+          error: timedOut ? `timed out after ${this.timeoutMs} ms` : err.message,
+        });
+      });
+      request.end(body);
+    });
+  }
+
+  close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+}

@@ -1,0 +1,68 @@
+import { HttpError, randomToken } from '@havn/shared';
+import type { FormWrite, Webhook } from '../store/forms.store.js';
+import { validateDefinition } from './definition-validator.js';
+
+export interface FormBody {
+  name?: string;
+  description?: string;
+  allowedOrigins?: string[];
+  webhooks?: { url: string; secret?: string }[];
+  definition?: unknown;
+}
+
+/** An origin as a browser sends it: scheme://host[:port], nothing else. */
+function checkOrigin(value: string, index: number): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new HttpError(400, `allowedOrigins/${String(index)}: not an origin (${value})`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value) {
+    throw new HttpError(
+      400,
+      `allowedOrigins/${String(index)}: must be an exact origin like https://example.com (got ${value})`,
+    );
+  }
+  return value;
+}
+
+function checkWebhook(hook: { url: string; secret?: string }, index: number): Webhook {
+  let url: URL;
+  try {
+    url = new URL(hook.url);
+  } catch {
+    throw new HttpError(400, `webhooks/${String(index)}/url: not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new HttpError(400, `webhooks/${String(index)}/url: must be http or https`);
+  }
+  if (url.username || url.password) {
+    throw new HttpError(400, `webhooks/${String(index)}/url: must not carry credentials`);
+  }
+  // No secret given: generate one in the Standard Webhooks form, shown in the answer.
+  const secret = hook.secret ?? `whsec_${Buffer.from(randomToken(24)).toString('base64')}`;
+  return { url: hook.url, secret };
+}
+
+/** spec 2 §3: "present and non-empty" — null, {} and undefined leave the definition alone. */
+export function isNonEmptyDefinition(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && Object.keys(v).length > 0;
+}
+
+/**
+ * spec 2 §4.3 rule 1: name, description, allowedOrigins and webhooks are replaced unconditionally
+ * (omitted means empty; an omitted name falls back to the form id); rule 2: the definition only
+ * when present and non-empty, and then validated (issue 6).
+ */
+export function toFormWrite(formId: string, body: FormBody): FormWrite {
+  const definition = isNonEmptyDefinition(body.definition) ? body.definition : undefined;
+  if (definition !== undefined) validateDefinition(definition, 'definition');
+  return {
+    name: body.name ?? formId,
+    description: body.description ?? '',
+    allowedOrigins: (body.allowedOrigins ?? []).map(checkOrigin),
+    webhooks: (body.webhooks ?? []).map(checkWebhook),
+    definition: definition ?? undefined,
+  };
+}

@@ -1,0 +1,177 @@
+import type { Insertable } from 'kysely';
+import { HttpError } from '@havn/shared';
+import type { Form } from '../store/forms.store.js';
+import type { PushSubscriptionRow } from '../store/push.store.js';
+import type { DeliveryTable } from '../store/schema.js';
+import type { SubmissionWrite } from '../store/group-commit.js';
+
+export interface IngestInput {
+  org: string;
+  form: Form;
+  raw: Buffer;
+  parsed: unknown;
+  origin: string | null;
+  referer: string | null;
+  userAgent: string | null;
+  ip: string;
+  now: number;
+  newId: (prefix: string) => string;
+  pushSubscriptions: readonly PushSubscriptionRow[];
+}
+
+export interface Answers {
+  answers: Record<string, unknown>;
+  submitFields: Record<string, unknown> | null;
+}
+
+const previewLength = 140;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The flat answers map of docs/definition-format.md: values are strings, numbers, booleans, null
+ * or arrays of strings; `submitFields` is an object of scalars. Anything else is a 400 naming the
+ * field.
+ */
+export function parseAnswers(body: unknown): Answers {
+  if (!isPlainObject(body)) throw new HttpError(400, 'body must be a JSON object of answers');
+  const answers: Record<string, unknown> = {};
+  let submitFields: Record<string, unknown> | null = null;
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'submitFields') {
+      if (!isPlainObject(value)) throw new HttpError(400, 'submitFields must be an object');
+      for (const [k, v] of Object.entries(value)) {
+        if (v !== null && typeof v === 'object') {
+          throw new HttpError(400, `submitFields.${k} must be a string, number, boolean or null`);
+        }
+      }
+      submitFields = value;
+      continue;
+    }
+    const scalar = value === null || ['string', 'number', 'boolean'].includes(typeof value);
+    const strings = Array.isArray(value) && value.every((v) => typeof v === 'string');
+    if (!scalar && !strings) {
+      throw new HttpError(
+        400,
+        `${key} must be a string, number, boolean, null or an array of strings`,
+      );
+    }
+    answers[key] = value;
+  }
+  return { answers, submitFields };
+}
+
+/** A short line for feeds from the first answers. */
+export function buildPreview(answers: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const value of Object.values(answers)) {
+    if (value === null || value === '' || typeof value === 'boolean') continue;
+    parts.push(Array.isArray(value) ? value.join(', ') : `${value as string | number}`);
+    if (parts.join(' · ').length >= previewLength) break;
+  }
+  const text = parts.join(' · ').replace(/\s+/g, ' ').trim();
+  return text.length > previewLength ? `${text.slice(0, previewLength - 1)}…` : text;
+}
+
+/** Docs (definition-format.md, Spam honeypot): a filled `_gotcha` marks the submission spam. */
+export function isSpam(submitFields: Record<string, unknown> | null): boolean {
+  const gotcha = submitFields?._gotcha;
+  return typeof gotcha === 'string' && gotcha !== '';
+}
+
+/** The submission row and its outbox rows, ready for one group-committed transaction. */
+export function buildSubmissionWrite(input: IngestInput): { id: string; write: SubmissionWrite } {
+  const { answers, submitFields } = parseAnswers(input.parsed);
+  const spam = isSpam(submitFields);
+  const id = input.newId('sub');
+  const receivedAt = new Date(input.now).toISOString();
+  const preview = buildPreview(answers);
+  const record = {
+    id,
+    org: input.org,
+    form: input.form.id,
+    receivedAt,
+    read: false,
+    spam,
+    preview,
+    answers,
+    submitFields,
+    origin: input.origin,
+    referer: input.referer,
+    userAgent: input.userAgent,
+    ip: input.ip,
+    definitionVersion: input.form.definitionVersion,
+  };
+  const deliveries: Insertable<DeliveryTable>[] = [];
+  if (!spam) {
+    const base = {
+      submissionId: id,
+      orgSlug: input.org,
+      formId: input.form.id,
+      status: 'pending' as const,
+      attempts: 0,
+      roundAttempts: 0,
+      nextAttemptAt: input.now,
+      lastStatus: null,
+      lastError: null,
+      deliveredAt: null,
+      createdAt: receivedAt,
+    };
+    // 0-decisions §2: the webhook body is the full record minus the raw body, fixed at ingest so
+    // every retry carries the same bytes.
+    const webhookPayload = JSON.stringify({
+      type: 'submission.created',
+      timestamp: receivedAt,
+      data: record,
+    });
+    for (const hook of input.form.webhooks) {
+      deliveries.push({
+        ...base,
+        id: input.newId('msg'),
+        kind: 'webhook',
+        target: hook.url,
+        webhookSecret: hook.secret,
+        pushSubscriptionId: null,
+        payload: webhookPayload,
+      });
+    }
+    // spec 2 §6 rule 2: the push names the organisation and the form and nothing else.
+    const pushPayload = JSON.stringify({ org: input.org, form: input.form.id });
+    for (const sub of input.pushSubscriptions) {
+      deliveries.push({
+        ...base,
+        id: input.newId('psh'),
+        kind: 'push',
+        target: new URL(sub.endpoint).origin,
+        webhookSecret: null,
+        pushSubscriptionId: sub.id,
+        payload: pushPayload,
+      });
+    }
+  }
+  return {
+    id,
+    write: {
+      submission: {
+        id,
+        orgSlug: input.org,
+        formId: input.form.id,
+        receivedAt,
+        read: 0,
+        spam: spam ? 1 : 0,
+        preview,
+        answers: JSON.stringify(answers),
+        submitFields: submitFields === null ? null : JSON.stringify(submitFields),
+        origin: input.origin,
+        referer: input.referer,
+        userAgent: input.userAgent,
+        ip: input.ip,
+        body: input.raw,
+        definitionVersion: input.form.definitionVersion,
+      },
+      deliveries,
+    },
+  };
+}

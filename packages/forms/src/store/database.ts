@@ -1,0 +1,34 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { CamelCasePlugin, Kysely, Migrator, SqliteDialect } from 'kysely';
+import { migrationProvider } from './migrations.js';
+import type { Database } from './schema.js';
+
+/**
+ * Opens (creating if needed) the SQLite database in `userDataDir` and applies the migrations.
+ * The only SQLite-specific code of the store: WAL so readers never wait for the writer, and
+ * `synchronous=FULL` so a commit is on disk (WAL synced) before it returns (issue 5: answer 200 only
+ * after the row is durable).
+ */
+export async function openSqliteDatabase(userDataDir: string): Promise<Kysely<Database>> {
+  mkdirSync(userDataDir, { recursive: true, mode: 0o700 });
+  const sqlite = new SQLite(join(userDataDir, 'forms.sqlite'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [new CamelCasePlugin()],
+  });
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider({ binary: 'blob', serial: 'integer' }),
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw error instanceof Error ? error : new Error('migration failed');
+  }
+  return db;
+}

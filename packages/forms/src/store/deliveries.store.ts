@@ -1,0 +1,141 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, DeliveryTable } from './schema.js';
+
+export type DeliveryRow = Selectable<DeliveryTable>;
+
+export interface DeliveryView {
+  id: string;
+  kind: 'webhook' | 'push';
+  target: string;
+  status: DeliveryRow['status'];
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  nextAttemptAt: string | null;
+}
+
+export interface AttemptOutcome {
+  attemptedAt: string;
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+  /** The delivery's new state after this attempt. */
+  next: {
+    status: DeliveryRow['status'];
+    roundAttempts: number;
+    nextAttemptAt: number;
+    deliveredAt: string | null;
+  };
+}
+
+/** The durable outbox the delivery worker drains, and each attempt's record. */
+export class DeliveryStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Pending deliveries due at `now`, oldest due first. */
+  async due(now: number, limit: number, skip: readonly string[]): Promise<DeliveryRow[]> {
+    let q = this.db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('nextAttemptAt', '<=', now)
+      .orderBy('nextAttemptAt')
+      .limit(limit);
+    if (skip.length > 0) q = q.where('id', 'not in', skip);
+    return q.execute();
+  }
+
+  /** When the next pending delivery falls due (epoch ms), if any. */
+  async nextDueAt(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('deliveries')
+      .select((eb) => eb.fn.min('nextAttemptAt').as('at'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return row?.at == null ? undefined : Number(row.at);
+  }
+
+  async record(delivery: DeliveryRow, outcome: AttemptOutcome): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('deliveryAttempts')
+        .values({
+          deliveryId: delivery.id,
+          attemptedAt: outcome.attemptedAt,
+          status: outcome.status,
+          durationMs: outcome.durationMs,
+          error: outcome.error,
+        })
+        .execute();
+      await trx
+        .updateTable('deliveries')
+        .set((eb) => ({
+          attempts: eb('attempts', '+', 1),
+          roundAttempts: outcome.next.roundAttempts,
+          status: outcome.next.status,
+          nextAttemptAt: outcome.next.nextAttemptAt,
+          lastStatus: outcome.status,
+          lastError: outcome.error,
+          deliveredAt: outcome.next.deliveredAt ?? delivery.deliveredAt,
+        }))
+        .where('id', '=', delivery.id)
+        .execute();
+    });
+  }
+
+  async ofSubmission(submissionId: string): Promise<DeliveryView[]> {
+    const rows = await this.db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('submissionId', '=', submissionId)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      target: r.target,
+      status: r.status,
+      attempts: r.attempts,
+      lastStatus: r.lastStatus,
+      lastError: r.lastError,
+      deliveredAt: r.deliveredAt,
+      nextAttemptAt:
+        r.status === 'pending' ? new Date(Number(r.nextAttemptAt)).toISOString() : null,
+    }));
+  }
+
+  async attempts(
+    deliveryId: string,
+  ): Promise<
+    { attemptedAt: string; status: number | null; durationMs: number; error: string | null }[]
+  > {
+    return this.db
+      .selectFrom('deliveryAttempts')
+      .select(['attemptedAt', 'status', 'durationMs', 'error'])
+      .where('deliveryId', '=', deliveryId)
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Queues a submission's deliveries again from the start of the schedule (redeliver). */
+  async requeue(submissionId: string, now: number): Promise<number> {
+    const r = await this.db
+      .updateTable('deliveries')
+      .set({ status: 'pending', roundAttempts: 0, nextAttemptAt: now })
+      .where('submissionId', '=', submissionId)
+      .where('status', '!=', 'dropped')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
+  /** Pending pushes to a subscription that is gone stop here. */
+  async dropForSubscription(subscriptionId: string): Promise<void> {
+    await this.db
+      .updateTable('deliveries')
+      .set({ status: 'dropped' })
+      .where('pushSubscriptionId', '=', subscriptionId)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+}

@@ -1,0 +1,293 @@
+import type { Kysely, Transaction } from 'kysely';
+import { canonicalJson } from './canonical-json.js';
+import type { Database, FormTable } from './schema.js';
+
+export interface Webhook {
+  url: string;
+  secret: string;
+}
+
+export interface Form {
+  id: string;
+  name: string;
+  description: string;
+  allowedOrigins: string[];
+  webhooks: Webhook[];
+  definitionVersion: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FormListItem {
+  id: string;
+  name: string;
+  description: string;
+  submissions: number;
+  unread: number;
+  lastSubmissionAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  definitionVersion: number | null;
+}
+
+export interface FormWrite {
+  name: string;
+  description: string;
+  allowedOrigins: string[];
+  webhooks: Webhook[];
+  /** Undefined leaves the stored definition and its version untouched (spec 2 §4.3 rule 2). */
+  definition: object | undefined;
+}
+
+function toForm(row: FormTable): Form {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    allowedOrigins: JSON.parse(row.allowedOrigins) as string[],
+    webhooks: JSON.parse(row.webhooks) as Webhook[],
+    definitionVersion: row.definitionVersion,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Forms and their versioned definitions. */
+export class FormStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(orgSlug: string): Promise<FormListItem[]> {
+    const rows = await this.db
+      .selectFrom('forms as f')
+      .select(['f.id', 'f.name', 'f.description', 'f.createdAt', 'f.updatedAt'])
+      .select('f.definitionVersion')
+      .select((eb) => [
+        eb
+          .selectFrom('submissions as s')
+          .select(eb.fn.countAll<number | string>().as('n'))
+          .whereRef('s.orgSlug', '=', 'f.orgSlug')
+          .whereRef('s.formId', '=', 'f.id')
+          .where('s.spam', '=', 0)
+          .as('submissions'),
+        eb
+          .selectFrom('submissions as s')
+          .select(eb.fn.countAll<number | string>().as('n'))
+          .whereRef('s.orgSlug', '=', 'f.orgSlug')
+          .whereRef('s.formId', '=', 'f.id')
+          .where('s.spam', '=', 0)
+          .where('s.read', '=', 0)
+          .as('unread'),
+        eb
+          .selectFrom('submissions as s')
+          .select((sb) => sb.fn.max('s.receivedAt').as('m'))
+          .whereRef('s.orgSlug', '=', 'f.orgSlug')
+          .whereRef('s.formId', '=', 'f.id')
+          .where('s.spam', '=', 0)
+          .as('lastSubmissionAt'),
+      ])
+      .where('f.orgSlug', '=', orgSlug)
+      .orderBy('f.id')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      submissions: Number(r.submissions ?? 0),
+      unread: Number(r.unread ?? 0),
+      lastSubmissionAt: r.lastSubmissionAt ?? null,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      definitionVersion: r.definitionVersion,
+    }));
+  }
+
+  async get(orgSlug: string, id: string): Promise<Form | undefined> {
+    const row = await this.db
+      .selectFrom('forms')
+      .selectAll()
+      .where('orgSlug', '=', orgSlug)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toForm(row) : undefined;
+  }
+
+  /** Creates or replaces the form's metadata; versions the definition when it changed. */
+  async put(orgSlug: string, id: string, write: FormWrite, now: string): Promise<Form> {
+    return this.db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom('forms')
+        .select(['definitionVersion', 'createdAt'])
+        .where('orgSlug', '=', orgSlug)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      const version = existing?.definitionVersion ?? null;
+      const values = {
+        name: write.name,
+        description: write.description,
+        allowedOrigins: JSON.stringify(write.allowedOrigins),
+        webhooks: JSON.stringify(write.webhooks),
+        updatedAt: now,
+      };
+      if (existing) {
+        await trx
+          .updateTable('forms')
+          .set(values)
+          .where('orgSlug', '=', orgSlug)
+          .where('id', '=', id)
+          .execute();
+      } else {
+        await trx
+          .insertInto('forms')
+          .values({ ...values, orgSlug, id, definitionVersion: null, createdAt: now })
+          .execute();
+      }
+      if (write.definition !== undefined) {
+        await this.storeDefinition(trx, orgSlug, id, version, write.definition, now);
+      }
+      const row = await trx
+        .selectFrom('forms')
+        .selectAll()
+        .where('orgSlug', '=', orgSlug)
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return toForm(row);
+    });
+  }
+
+  /** Stores a definition for an existing form; the version it is stored under. */
+  async putDefinition(
+    orgSlug: string,
+    id: string,
+    definition: object,
+    now: string,
+  ): Promise<number | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom('forms')
+        .select('definitionVersion')
+        .where('orgSlug', '=', orgSlug)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!existing) return undefined;
+      return this.storeDefinition(trx, orgSlug, id, existing.definitionVersion, definition, now);
+    });
+  }
+
+  // spec 2 §9: an unchanged definition is not re-versioned (compared key-order-insensitively).
+  private async storeDefinition(
+    trx: Transaction<Database>,
+    orgSlug: string,
+    formId: string,
+    current: number | null,
+    definition: object,
+    now: string,
+  ): Promise<number> {
+    if (current !== null) {
+      const latest = await trx
+        .selectFrom('definitions')
+        .select('definition')
+        .where('orgSlug', '=', orgSlug)
+        .where('formId', '=', formId)
+        .where('version', '=', current)
+        .executeTakeFirst();
+      if (latest && canonicalJson(JSON.parse(latest.definition)) === canonicalJson(definition)) {
+        return current;
+      }
+    }
+    const max = await trx
+      .selectFrom('definitions')
+      .select((eb) => eb.fn.max<number | string>('version').as('v'))
+      .where('orgSlug', '=', orgSlug)
+      .where('formId', '=', formId)
+      .executeTakeFirst();
+    const version = Number(max?.v ?? 0) + 1; // PostgreSQL answers aggregates as strings
+    await trx
+      .insertInto('definitions')
+      .values({ orgSlug, formId, version, definition: JSON.stringify(definition), createdAt: now })
+      .execute();
+    await trx
+      .updateTable('forms')
+      .set({ definitionVersion: version, updatedAt: now })
+      .where('orgSlug', '=', orgSlug)
+      .where('id', '=', formId)
+      .execute();
+    return version;
+  }
+
+  /** A stored definition: the given version, or the current one. */
+  async definition(
+    orgSlug: string,
+    formId: string,
+    version?: number,
+  ): Promise<{ version: number; definition: Record<string, unknown> } | undefined> {
+    let v = version;
+    if (v === undefined) {
+      const form = await this.get(orgSlug, formId);
+      if (form?.definitionVersion == null) return undefined;
+      v = form.definitionVersion;
+    }
+    const row = await this.db
+      .selectFrom('definitions')
+      .select(['version', 'definition'])
+      .where('orgSlug', '=', orgSlug)
+      .where('formId', '=', formId)
+      .where('version', '=', v)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      version: row.version,
+      definition: JSON.parse(row.definition) as Record<string, unknown>,
+    };
+  }
+
+  /** Every stored version of a form's definition, oldest first. */
+  async allDefinitions(
+    orgSlug: string,
+    formId: string,
+  ): Promise<{ version: number; definition: Record<string, unknown> }[]> {
+    const rows = await this.db
+      .selectFrom('definitions')
+      .select(['version', 'definition'])
+      .where('orgSlug', '=', orgSlug)
+      .where('formId', '=', formId)
+      .orderBy('version')
+      .execute();
+    return rows.map((r) => ({
+      version: r.version,
+      definition: JSON.parse(r.definition) as Record<string, unknown>,
+    }));
+  }
+
+  /** Deletes the form, its definitions, its answers and their deliveries (spec 2 §3). */
+  async delete(orgSlug: string, id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const deliveryIds = trx
+        .selectFrom('deliveries')
+        .select('id')
+        .where('orgSlug', '=', orgSlug)
+        .where('formId', '=', id);
+      await trx.deleteFrom('deliveryAttempts').where('deliveryId', 'in', deliveryIds).execute();
+      await trx
+        .deleteFrom('deliveries')
+        .where('orgSlug', '=', orgSlug)
+        .where('formId', '=', id)
+        .execute();
+      await trx
+        .deleteFrom('submissions')
+        .where('orgSlug', '=', orgSlug)
+        .where('formId', '=', id)
+        .execute();
+      await trx
+        .deleteFrom('definitions')
+        .where('orgSlug', '=', orgSlug)
+        .where('formId', '=', id)
+        .execute();
+      const r = await trx
+        .deleteFrom('forms')
+        .where('orgSlug', '=', orgSlug)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return r.numDeletedRows > 0n;
+    });
+  }
+}

@@ -1,0 +1,99 @@
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Database, DeliveryTable, SubmissionTable } from './schema.js';
+
+export interface SubmissionWrite {
+  submission: Insertable<SubmissionTable>;
+  /** The outbox rows: written in the same transaction as the submission (issue 5). */
+  deliveries: Insertable<DeliveryTable>[];
+}
+
+interface Pending {
+  write: SubmissionWrite;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+const maxBatch = 256;
+const deliveryChunk = 400; // 17 columns a row stays far below SQLite's 32766 bound parameters
+
+/**
+ * Group commit (issue 5): submissions that arrive while a commit is in progress wait for the next
+ * one, and all of them share that one transaction and its one sync. `write` resolves only after
+ * the commit returned, that is after the WAL was synced (`synchronous=FULL`).
+ */
+export class GroupCommitWriter {
+  private queue: Pending[] = [];
+  private flushing = false;
+  private scheduled = false;
+  private idle: (() => void)[] = [];
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly onCommitted: () => void,
+  ) {}
+
+  write(write: SubmissionWrite): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ write, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Resolves once every queued write has been committed or failed. */
+  drained(): Promise<void> {
+    if (!this.flushing && !this.scheduled && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private schedule(): void {
+    if (this.flushing || this.scheduled) return;
+    this.scheduled = true;
+    // setImmediate lets every request already read from the sockets join this batch.
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    const batch = this.queue.splice(0, maxBatch);
+    try {
+      await this.commit(batch);
+      for (const p of batch) p.resolve();
+    } catch {
+      // One bad row must not fail its neighbours: retry them one transaction each.
+      for (const p of batch) {
+        try {
+          await this.commit([p]);
+          p.resolve();
+        } catch (err) {
+          p.reject(err);
+        }
+      }
+    }
+    this.flushing = false;
+    this.onCommitted();
+    if (this.queue.length > 0) {
+      this.schedule();
+    } else {
+      for (const done of this.idle.splice(0)) done();
+    }
+  }
+
+  private async commit(batch: Pending[]): Promise<void> {
+    await this.db.transaction().execute(async (trx: Transaction<Database>) => {
+      await trx
+        .insertInto('submissions')
+        .values(batch.map((p) => p.write.submission))
+        .execute();
+      const deliveries = batch.flatMap((p) => p.write.deliveries);
+      for (let i = 0; i < deliveries.length; i += deliveryChunk) {
+        await trx
+          .insertInto('deliveries')
+          .values(deliveries.slice(i, i + deliveryChunk))
+          .execute();
+      }
+    });
+  }
+}

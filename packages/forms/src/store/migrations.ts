@@ -1,0 +1,144 @@
+import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/** Column types that differ between the dialects; everything else is shared SQL. */
+export interface SqlTypes {
+  readonly binary: 'blob' | 'bytea';
+  readonly serial: 'integer' | 'serial';
+}
+
+// Migrations are code, applied in name order at start (Kysely Migrator). Never edit one that has
+// shipped; add the next.
+function initial(types: SqlTypes): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('orgs')
+        .addColumn('slug', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('org_tokens')
+        .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
+        .addColumn('org_slug', 'varchar(64)', (c) => c.notNull())
+        .addColumn('label', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('forms')
+        .addColumn('org_slug', 'varchar(64)', (c) => c.notNull())
+        .addColumn('id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull())
+        .addColumn('allowed_origins', 'text', (c) => c.notNull())
+        .addColumn('webhooks', 'text', (c) => c.notNull())
+        .addColumn('definition_version', 'integer')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .addPrimaryKeyConstraint('forms_pk', ['org_slug', 'id'])
+        .execute();
+      await db.schema
+        .createTable('definitions')
+        .addColumn('org_slug', 'varchar(64)', (c) => c.notNull())
+        .addColumn('form_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('definition', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addPrimaryKeyConstraint('definitions_pk', ['org_slug', 'form_id', 'version'])
+        .execute();
+      await db.schema
+        .createTable('submissions')
+        .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
+        .addColumn('org_slug', 'varchar(64)', (c) => c.notNull())
+        .addColumn('form_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('received_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('read', 'integer', (c) => c.notNull())
+        .addColumn('spam', 'integer', (c) => c.notNull())
+        .addColumn('preview', 'text', (c) => c.notNull())
+        .addColumn('answers', 'text', (c) => c.notNull())
+        .addColumn('submit_fields', 'text')
+        .addColumn('origin', 'text')
+        .addColumn('referer', 'text')
+        .addColumn('user_agent', 'text')
+        .addColumn('ip', 'varchar(64)', (c) => c.notNull())
+        .addColumn('body', types.binary, (c) => c.notNull())
+        .addColumn('definition_version', 'integer')
+        .execute();
+      await db.schema
+        .createIndex('submissions_form_idx')
+        .on('submissions')
+        .columns(['org_slug', 'form_id', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('submissions_org_idx')
+        .on('submissions')
+        .columns(['org_slug', 'id'])
+        .execute();
+      await db.schema
+        .createTable('deliveries')
+        .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
+        .addColumn('submission_id', 'varchar(40)', (c) => c.notNull())
+        .addColumn('org_slug', 'varchar(64)', (c) => c.notNull())
+        .addColumn('form_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('webhook_secret', 'text')
+        .addColumn('push_subscription_id', 'varchar(40)')
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('round_attempts', 'integer', (c) => c.notNull())
+        .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_status', 'integer')
+        .addColumn('last_error', 'text')
+        .addColumn('delivered_at', 'varchar(32)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('deliveries_due_idx')
+        .on('deliveries')
+        .columns(['status', 'next_attempt_at'])
+        .execute();
+      await db.schema
+        .createIndex('deliveries_submission_idx')
+        .on('deliveries')
+        .column('submission_id')
+        .execute();
+      await db.schema
+        .createTable('delivery_attempts')
+        .addColumn('id', types.serial, (c) =>
+          types.serial === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+        )
+        .addColumn('delivery_id', 'varchar(40)', (c) => c.notNull())
+        .addColumn('attempted_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('status', 'integer')
+        .addColumn('duration_ms', 'integer', (c) => c.notNull())
+        .addColumn('error', 'text')
+        .execute();
+      await db.schema
+        .createIndex('delivery_attempts_delivery_idx')
+        .on('delivery_attempts')
+        .column('delivery_id')
+        .execute();
+      await db.schema
+        .createTable('push_subscriptions')
+        .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
+        .addColumn('org_slug', 'varchar(64)', (c) => c.notNull())
+        .addColumn('endpoint', 'text', (c) => c.notNull())
+        .addColumn('p256dh', 'text', (c) => c.notNull())
+        .addColumn('auth', 'text', (c) => c.notNull())
+        .addColumn('expiration_time', 'bigint')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addUniqueConstraint('push_subscriptions_endpoint_uq', ['org_slug', 'endpoint'])
+        .execute();
+    },
+  };
+}
+
+export function migrationProvider(types: SqlTypes): MigrationProvider {
+  return {
+    getMigrations: () => Promise.resolve({ '0001-initial': initial(types) }),
+  };
+}

@@ -1,0 +1,53 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, PushSubscriptionTable } from './schema.js';
+
+export type PushSubscriptionRow = Selectable<PushSubscriptionTable>;
+
+/** Web Push subscriptions, one per browser endpoint per organisation. */
+export class PushStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Stores the subscription, replacing the keys of one with the same endpoint. */
+  async upsert(sub: PushSubscriptionRow): Promise<void> {
+    await this.db
+      .insertInto('pushSubscriptions')
+      .values(sub)
+      .onConflict((oc) =>
+        oc.columns(['orgSlug', 'endpoint']).doUpdateSet({
+          p256dh: sub.p256dh,
+          auth: sub.auth,
+          expirationTime: sub.expirationTime,
+        }),
+      )
+      .execute();
+  }
+
+  async remove(orgSlug: string, endpoint: string): Promise<boolean> {
+    const r = await this.db
+      .deleteFrom('pushSubscriptions')
+      .where('orgSlug', '=', orgSlug)
+      .where('endpoint', '=', endpoint)
+      .executeTakeFirst();
+    return r.numDeletedRows > 0n;
+  }
+
+  async removeById(id: string): Promise<void> {
+    await this.db.deleteFrom('pushSubscriptions').where('id', '=', id).execute();
+  }
+
+  async ofOrg(orgSlug: string): Promise<PushSubscriptionRow[]> {
+    return this.db
+      .selectFrom('pushSubscriptions')
+      .selectAll()
+      .where('orgSlug', '=', orgSlug)
+      .execute();
+  }
+
+  async get(id: string): Promise<PushSubscriptionRow | undefined> {
+    return this.db
+      .selectFrom('pushSubscriptions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+}

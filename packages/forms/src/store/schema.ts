@@ -1,0 +1,111 @@
+import type { ColumnType, Generated } from 'kysely';
+
+// The tables as Kysely sees them (camelCase here, snake_case in the database through
+// CamelCasePlugin). Booleans are integers 0/1 and times are ISO-8601 text or epoch milliseconds,
+// so the same queries run on SQLite and PostgreSQL.
+
+export interface OrgTable {
+  slug: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OrgTokenTable {
+  id: string;
+  orgSlug: string;
+  label: string;
+  /** hex(sha256(secret)); the secret itself is never stored (spec 2 §5 rule 5). */
+  tokenHash: string;
+  createdAt: string;
+}
+
+export interface FormTable {
+  orgSlug: string;
+  id: string;
+  name: string;
+  description: string;
+  allowedOrigins: string; // JSON array
+  webhooks: string; // JSON array of { url, secret }
+  definitionVersion: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DefinitionTable {
+  orgSlug: string;
+  formId: string;
+  version: number;
+  definition: string; // JSON
+  createdAt: string;
+}
+
+export interface SubmissionTable {
+  id: string;
+  orgSlug: string;
+  formId: string;
+  receivedAt: string;
+  read: number;
+  spam: number;
+  preview: string;
+  answers: string; // JSON
+  submitFields: string | null; // JSON
+  origin: string | null;
+  referer: string | null;
+  userAgent: string | null;
+  ip: string;
+  body: Uint8Array;
+  definitionVersion: number | null;
+}
+
+export interface DeliveryTable {
+  id: string;
+  submissionId: string;
+  orgSlug: string;
+  formId: string;
+  kind: 'webhook' | 'push';
+  target: string;
+  webhookSecret: string | null;
+  pushSubscriptionId: string | null;
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed' | 'dropped';
+  attempts: number;
+  /** Attempts since the delivery was last (re)queued: the index into the retry schedule. */
+  roundAttempts: number;
+  /** Epoch ms; bigint, which PostgreSQL drivers answer as a string. */
+  nextAttemptAt: ColumnType<number | string, number, number>;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+}
+
+export interface DeliveryAttemptTable {
+  id: Generated<number>;
+  deliveryId: string;
+  attemptedAt: string;
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface PushSubscriptionTable {
+  id: string;
+  orgSlug: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  expirationTime: number | null;
+  createdAt: string;
+}
+
+export interface Database {
+  orgs: OrgTable;
+  orgTokens: OrgTokenTable;
+  forms: FormTable;
+  definitions: DefinitionTable;
+  submissions: SubmissionTable;
+  deliveries: DeliveryTable;
+  deliveryAttempts: DeliveryAttemptTable;
+  pushSubscriptions: PushSubscriptionTable;
+}

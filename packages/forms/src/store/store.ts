@@ -1,0 +1,50 @@
+import type { Kysely } from 'kysely';
+import { openSqliteDatabase } from './database.js';
+import { DeliveryStore } from './deliveries.store.js';
+import { FormStore } from './forms.store.js';
+import { GroupCommitWriter } from './group-commit.js';
+import { OrgStore } from './orgs.store.js';
+import { PushStore } from './push.store.js';
+import type { Database } from './schema.js';
+import { SubmissionStore } from './submissions.store.js';
+
+/**
+ * Everything the services need from storage. The parts are plain Kysely, so a PostgreSQL backend
+ * (DATABASE_URL, 0-decisions §2) only needs its own `open…Database`.
+ */
+export interface Store {
+  readonly orgs: OrgStore;
+  readonly forms: FormStore;
+  readonly submissions: SubmissionStore;
+  readonly deliveries: DeliveryStore;
+  readonly push: PushStore;
+  readonly writer: GroupCommitWriter;
+  /** Called after each group commit (the delivery worker listens). */
+  onCommitted(listener: () => void): void;
+  close(): Promise<void>;
+}
+
+export function createStore(db: Kysely<Database>): Store {
+  const listeners: (() => void)[] = [];
+  const writer = new GroupCommitWriter(db, () => {
+    for (const l of listeners) l();
+  });
+  return {
+    orgs: new OrgStore(db),
+    forms: new FormStore(db),
+    submissions: new SubmissionStore(db),
+    deliveries: new DeliveryStore(db),
+    push: new PushStore(db),
+    writer,
+    onCommitted: (listener) => listeners.push(listener),
+    close: async () => {
+      await writer.drained();
+      await db.destroy();
+    },
+  };
+}
+
+/** The embedded store: SQLite in USER_DATA_DIR. */
+export async function openStore(userDataDir: string): Promise<Store> {
+  return createStore(await openSqliteDatabase(userDataDir));
+}

@@ -1,0 +1,136 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@havn/shared';
+import { configWith, type FormsConfig } from '../config.js';
+import type { App } from '../routes/app.js';
+import { buildServer, type ServerDeps } from '../server.js';
+import { loadOrCreateVapidKeys } from '../services/vapid-keys.js';
+import { openStore, type Store } from '../store/store.js';
+
+export const adminToken = 'test-admin-token-0123456789';
+
+export interface RunningForms {
+  app: App;
+  url: string;
+  dir: string;
+  store: Store;
+  /** Closes the server (keeps the data directory). */
+  stop(): Promise<void>;
+  /** Closes the server and removes the data directory. */
+  close(): Promise<void>;
+}
+
+/** A real forms server on 127.0.0.1, port 0, with its SQLite file in a temp dir. */
+export async function startForms(
+  options: {
+    config?: Partial<FormsConfig>;
+    dir?: string;
+    deps?: Partial<Pick<ServerDeps, 'retrySchedule' | 'deliveryTimeoutMs' | 'now'>>;
+  } = {},
+): Promise<RunningForms> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'havn-forms-'));
+  const config = configWith({
+    userDataDir: dir,
+    adminToken,
+    webDir: join(dir, 'no-web-dir'),
+    allowPrivateWebhooks: true,
+    ...options.config,
+  });
+  const log = createLogger({ name: 'forms-test', level: 'silent' });
+  const store = await openStore(dir);
+  const app = await buildServer({
+    config,
+    log,
+    store,
+    vapid: loadOrCreateVapidKeys(dir),
+    ...options.deps,
+  });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await app.close();
+  };
+  return {
+    app,
+    url,
+    dir,
+    store,
+    stop,
+    close: async () => {
+      await stop();
+      if (!options.dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** fetch against the server with JSON in and out. */
+/** A loosely typed JSON body for assertions; tests narrow it with a type argument where needed. */
+export interface Loose {
+  [key: string]: Loose | string | number | boolean | null | undefined;
+}
+
+export interface Answer<T> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+export function client(base: string, token: string | null = adminToken) {
+  return async <T = Loose>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer<T>> => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers, text };
+  };
+}
+
+export const sampleDefinition = {
+  intro: { title: 'Contact us', text: 'We answer within a day.' },
+  questions: [
+    { logicalName: 'name', type: 'text', label: 'Your name', required: true },
+    { logicalName: 'email', type: 'email', label: 'Email', required: true },
+    { logicalName: 'message', type: 'textarea', label: 'Message' },
+  ],
+  submitFields: { source: 'website' },
+  thanks: 'Thank you.',
+};
+
+/** Creates org `acme` and form `contact` allowing `origin`, with optional webhooks. */
+export async function seedForm(
+  base: string,
+  options: { org?: string; form?: string; origin?: string; webhooks?: unknown[] } = {},
+): Promise<void> {
+  const api = client(base);
+  const org = options.org ?? 'acme';
+  const created = await api('POST', '/api/orgs', { slug: org, name: 'Acme' });
+  if (created.status !== 201 && created.status !== 409) throw new Error(JSON.stringify(created));
+  const put = await api('PUT', `/api/orgs/${org}/forms/${options.form ?? 'contact'}`, {
+    name: 'Contact',
+    allowedOrigins: [options.origin ?? 'http://site.test'],
+    webhooks: options.webhooks ?? [],
+    definition: sampleDefinition,
+  });
+  if (put.status !== 200) throw new Error(JSON.stringify(put));
+}
