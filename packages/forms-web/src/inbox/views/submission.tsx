@@ -148,7 +148,8 @@ function Deliveries(props: { api: Api; record: Submission; onDone: () => void })
       {deliveries.length === 0 ? (
         <p class="muted">No webhook deliveries for this submission.</p>
       ) : (
-        <div class="table-wrap">
+        // Scrolls sideways on a phone; focusable so keyboard users can scroll it too.
+        <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="deliveries-title">
           <table>
             <thead>
               <tr>
