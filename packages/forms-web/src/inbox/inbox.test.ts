@@ -9,7 +9,7 @@ import { launchBrowser } from '../test-support/browser.js';
 import { ensureBuilt } from '../test-support/build.js';
 import { CONTACT_DEFINITION } from '../test-support/definitions.js';
 import { embedPage, type Site, startSite } from '../test-support/site.js';
-import { type Stack, startStack } from '../test-support/stack.js';
+import { type Stack, startFailingWebhook, startStack } from '../test-support/stack.js';
 
 const axeSource = readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
@@ -20,11 +20,13 @@ let browser: Browser;
 let site: Site;
 let stack: Stack;
 let context: BrowserContext;
+let hook: Awaited<ReturnType<typeof startFailingWebhook>>;
 
 beforeAll(async () => {
   ensureBuilt();
   site = await startSite('localhost');
   stack = await startStack([site.origin]);
+  hook = await startFailingWebhook();
   browser = await launchBrowser();
   context = await browser.newContext({ acceptDownloads: true });
 });
@@ -32,7 +34,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
   await site.close();
-  await stack.server.stop();
+  await stack.close();
+  await hook.close();
 });
 
 async function submitThroughEmbed(name: string, email: string, topic: string): Promise<void> {
@@ -127,8 +130,9 @@ describe('inbox', () => {
     expect(meta).toContain(site.origin);
     expect(meta).toContain('Submit field source\nwebsite');
 
-    const ada = stack.server.submissions.find((s) => s.answers.name === 'Ada Lovelace')!;
-    await expect.poll(() => ada.read).toBe(true);
+    const isRead = async () =>
+      (await stack.submissions()).find((s) => s.answers.name === 'Ada Lovelace')?.read;
+    await expect.poll(isRead).toBe(true);
     await page.getByRole('link', { name: /Back to/ }).click();
     await page.getByText('1 unread').waitFor();
     const adaItem = page.getByRole('listitem').filter({ hasText: 'Ada Lovelace' });
@@ -137,16 +141,11 @@ describe('inbox', () => {
   });
 
   it('labels old answers with the definition version they were submitted against', async () => {
-    stack.server.putForm(
-      'acme',
-      'contact',
-      { name: 'Contact', allowedOrigins: [site.origin], webhooks: [] },
-      {
-        ...CONTACT_DEFINITION,
-        questions: [{ logicalName: 'name', type: 'text', label: 'Full name (v2)', required: true }],
-      },
-    );
-    const ada = stack.server.submissions.find((s) => s.answers.name === 'Ada Lovelace')!;
+    await stack.putContactForm([site.origin], {
+      ...CONTACT_DEFINITION,
+      questions: [{ logicalName: 'name', type: 'text', label: 'Full name (v2)', required: true }],
+    });
+    const ada = (await stack.submissions()).find((s) => s.answers.name === 'Ada Lovelace')!;
     const page = await openInbox();
     await page.goto(`${stack.url}/#/submissions/contact/${ada.id}`);
     const answers = page.locator('dl.answers');
@@ -162,7 +161,9 @@ describe('inbox', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
-    expect(download.suggestedFilename()).toBe('contact-submissions.csv');
+    expect(download.suggestedFilename()).toMatch(
+      /^acme-contact-submissions-\d{4}-\d{2}-\d{2}\.csv$/,
+    );
     const path = await download.path();
     const csv = readFileSync(path, 'utf8');
     expect(csv).toContain('Ada Lovelace');
@@ -171,28 +172,20 @@ describe('inbox', () => {
   });
 
   it('lists webhook deliveries and redelivers them on request', async () => {
-    stack.server.putForm(
-      'acme',
-      'contact',
-      {
-        name: 'Contact',
-        allowedOrigins: [site.origin],
-        webhooks: [{ url: 'https://hooks.example.com/havn', secret: 'whsec_x' }],
-      },
-      CONTACT_DEFINITION,
-    );
+    await stack.putContactForm([site.origin], CONTACT_DEFINITION, [
+      { url: hook.url, secret: 'test-webhook-secret' },
+    ]);
     await submitThroughEmbed('Katherine Johnson', 'kj@example.com', 'Sales');
-    const kj = stack.server.submissions.at(-1)!;
+    await expect.poll(() => hook.hits()).toBe(1); // the first attempt, answered 500
+    const kj = (await stack.submissions()).find((s) => s.answers.name === 'Katherine Johnson')!;
     const page = await openInbox();
     await page.goto(`${stack.url}/#/submissions/contact/${kj.id}`);
-    const row = page.getByRole('row', { name: /hooks\.example\.com/ });
+    const row = page.getByRole('row', { name: new RegExp(hook.url.replace(/[.]/g, '\\.')) });
     await row.waitFor();
-    expect(await row.innerText()).toContain('failed');
-    const before = stack.server.redeliveries;
+    expect(await row.innerText()).toContain('HTTP 500');
     await page.getByRole('button', { name: 'Redeliver webhooks' }).click();
     await page.getByRole('status').getByText('Redelivery queued.').waitFor();
-    expect(stack.server.redeliveries).toBe(before + 1);
-    await page.getByRole('row', { name: /pending/ }).waitFor();
+    await expect.poll(() => hook.hits()).toBe(2);
     expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });

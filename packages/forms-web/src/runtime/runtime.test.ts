@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
   await site.close();
-  await stack.server.stop();
+  await stack.close();
 });
 
 async function openEmbed(path: string, head = '', body = ''): Promise<Page> {
@@ -78,7 +78,7 @@ async function fillByKeyboard(page: Page): Promise<void> {
 
 describe('embedded runtime', () => {
   it('is filled with the keyboard alone and posts the flat answers map with submitFields', async () => {
-    const before = stack.server.submissions.length;
+    const before = (await stack.submissions()).length;
     const page = await openEmbed('/keyboard');
     await fillByKeyboard(page);
     await page.keyboard.press('Tab'); // the honeypot is skipped: the next stop is Send
@@ -87,8 +87,9 @@ describe('embedded runtime', () => {
     ).toBe('Send');
     await page.keyboard.press('Enter');
     await page.getByText('Thank you, we will be in touch.').waitFor();
-    expect(stack.server.submissions.length).toBe(before + 1);
-    const stored = stack.server.submissions.at(-1)!;
+    const all = await stack.submissions();
+    expect(all.length).toBe(before + 1);
+    const stored = all[0]!;
     expect(JSON.parse(stored.body)).toEqual({
       name: 'Ada Lovelace',
       email: 'ada@example.com',
@@ -106,7 +107,7 @@ describe('embedded runtime', () => {
   });
 
   it('shows required and format errors tied to their controls, and clears them when fixed', async () => {
-    const before = stack.server.submissions.length;
+    const before = (await stack.submissions()).length;
     const page = await openEmbed('/validation');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('alert').getByText('4 answers need attention.').waitFor();
@@ -138,7 +139,7 @@ describe('embedded runtime', () => {
     expect(await page.getByRole('textbox', { name: 'Email' }).getAttribute('aria-invalid')).toBe(
       'false',
     );
-    expect(stack.server.submissions.length).toBe(before);
+    expect((await stack.submissions()).length).toBe(before);
     await page.close();
   });
 
@@ -148,8 +149,7 @@ describe('embedded runtime', () => {
     await page.getByRole('textbox', { name: 'Email' }).fill('grace@example.com');
     await page.getByLabel('Support').check();
     await page.getByLabel('I agree to the terms').check();
-    const port = stack.server.port;
-    await stack.server.stop();
+    await stack.stop();
     try {
       await page.getByRole('button', { name: 'Send' }).click();
       await page
@@ -163,11 +163,11 @@ describe('embedded runtime', () => {
       );
       expect(await page.getByLabel('Support').isChecked()).toBe(true);
     } finally {
-      await stack.server.start(port);
+      await stack.restart();
     }
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.getByText('Thank you, we will be in touch.').waitFor();
-    expect(JSON.parse(stack.server.submissions.at(-1)!.body)).toMatchObject({
+    expect(JSON.parse((await stack.submissions())[0]!.body)).toMatchObject({
       name: 'Grace Hopper',
       topic: 'support',
     });

@@ -1,35 +1,174 @@
-// The forms server the UI tests talk to, behind one small interface so the tests do not care
-// which implementation answers. Today: the fixture of spec 2 (packages/forms has not landed yet).
-import { CONTACT_DEFINITION } from './definitions.js';
+// The real forms server (@havn/forms) on 127.0.0.1 port 0 with its SQLite file in a temp dir and
+// WEB_DIR pointing at this package's build, seeded through its own admin API: org "acme" with a
+// minted organisation token, and form "contact" allowing the test site's origin.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildServer, configWith, loadOrCreateVapidKeys, openStore } from '@havn/forms';
+import { createLogger } from '@havn/shared';
 import { WEB_DIR } from './build.js';
-import { FixtureFormsServer } from './fixture-server.js';
+import { CONTACT_DEFINITION } from './definitions.js';
+
+const ADMIN_TOKEN = 'forms-web-test-admin-token';
+
+type App = Awaited<ReturnType<typeof buildServer>>;
+
+export interface SubmissionRecord {
+  id: string;
+  form: string;
+  read: boolean;
+  spam: boolean;
+  origin: string | null;
+  answers: Record<string, unknown>;
+  submitFields: Record<string, unknown> | null;
+  body: string;
+  deliveries: { target: string; status: string; attempts: number }[];
+}
 
 export interface Stack {
-  server: FixtureFormsServer;
   /** The forms server's base URL (http://127.0.0.1:<port>). */
   url: string;
   org: string;
+  /** An organisation token of "acme", minted through the API. */
   token: string;
   /** The public definition URL of the contact form. */
   definitionUrl: string;
+  /** The organisation-token client of the admin API. */
+  api<T>(method: string, path: string, body?: unknown): Promise<T>;
+  putContactForm(allowedOrigins: string[], definition?: object, webhooks?: object[]): Promise<void>;
+  /** Full records of the org's submissions (spam included), newest first. */
+  submissions(): Promise<SubmissionRecord[]>;
+  /** Stops the server: to a browser it is down. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same data. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
 }
 
-/** Starts a forms server with org "acme" and form "contact" allowing `allowedOrigins`. */
+async function listen(dir: string, port: number): Promise<{ app: App; url: string }> {
+  const config = configWith({
+    userDataDir: dir,
+    adminToken: ADMIN_TOKEN,
+    webDir: WEB_DIR,
+    allowPrivateWebhooks: true, // the test's webhook receiver is on loopback
+    ingestRateLimitPerMinute: 0,
+  });
+  const app = await buildServer({
+    config,
+    log: createLogger({ name: 'forms-web-test', level: 'silent' }),
+    store: await openStore(dir),
+    vapid: loadOrCreateVapidKeys(dir),
+  });
+  const url = await app.listen({ host: '127.0.0.1', port });
+  return { app, url };
+}
+
+async function call<T>(base: string, token: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
 export async function startStack(allowedOrigins: string[]): Promise<Stack> {
-  const server = new FixtureFormsServer(WEB_DIR);
-  await server.start(0);
-  const token = server.createOrg('acme');
-  server.putForm(
-    'acme',
-    'contact',
-    { name: 'Contact', allowedOrigins: [...allowedOrigins, server.url], webhooks: [] },
-    CONTACT_DEFINITION,
+  const dir = mkdtempSync(join(tmpdir(), 'havn-forms-web-'));
+  let running: App | null;
+  const first = await listen(dir, 0);
+  running = first.app;
+  const url = first.url;
+  const port = Number(new URL(url).port);
+  await call(url, ADMIN_TOKEN, 'POST', '/api/orgs', { slug: 'acme', name: 'Acme Ltd' });
+  const { token } = await call<{ token: string }>(
+    url,
+    ADMIN_TOKEN,
+    'POST',
+    '/api/orgs/acme/tokens',
+    {
+      label: 'forms-web tests',
+    },
   );
+  const api = <T>(method: string, path: string, body?: unknown) =>
+    call<T>(url, token, method, path, body);
+  const putContactForm = async (
+    origins: string[],
+    definition: object = CONTACT_DEFINITION,
+    webhooks: object[] = [],
+  ) => {
+    await api('PUT', '/api/orgs/acme/forms/contact', {
+      name: 'Contact',
+      description: 'The contact form of acme.example',
+      // The hosted page /f/<org>/<form> posts from the server's own origin.
+      allowedOrigins: [...origins, url],
+      webhooks,
+      definition,
+    });
+  };
+  await putContactForm(allowedOrigins);
+  const stop = async () => {
+    const app = running;
+    running = null;
+    await app?.close();
+  };
   return {
-    server,
-    url: server.url,
+    url,
     org: 'acme',
     token,
-    definitionUrl: `${server.url}/api/orgs/acme/forms/contact/definition`,
+    definitionUrl: `${url}/api/orgs/acme/forms/contact/definition`,
+    api,
+    putContactForm,
+    async submissions() {
+      const { submissions } = await api<{ submissions: { id: string; form: string }[] }>(
+        'GET',
+        '/api/orgs/acme/submissions?includeSpam=true&limit=500',
+      );
+      return Promise.all(
+        submissions.map((s) =>
+          api<SubmissionRecord>('GET', `/api/orgs/acme/forms/${s.form}/submissions/${s.id}`),
+        ),
+      );
+    },
+    stop,
+    async restart() {
+      running = (await listen(dir, port)).app;
+    },
+    async close() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A webhook receiver on loopback that answers 500 and counts the deliveries it was offered. */
+export async function startFailingWebhook(): Promise<{
+  url: string;
+  hits: () => number;
+  close: () => Promise<void>;
+}> {
+  let hits = 0;
+  const server: Server = createServer((req, res) => {
+    hits++;
+    req.resume();
+    res.writeHead(500).end('receiver is broken');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    hits: () => hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
   };
 }

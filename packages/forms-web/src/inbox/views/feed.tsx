@@ -71,7 +71,9 @@ function ExportLinks(props: { api: Api; form: string }) {
       const url = URL.createObjectURL(await res.blob());
       const a = document.createElement('a');
       a.href = url;
-      a.download = `${props.form}-submissions.${format}`;
+      // The server names the file (org, form, date); fall back to the form's name.
+      const named = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '');
+      a.download = named?.[1] ?? `${props.form}-submissions.${format}`;
       document.body.append(a);
       a.click();
       a.remove();
