@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HttpError, installErrorHandler, type Logger } from '@havn/shared';
 import type { FormsConfig } from './config.js';
@@ -50,7 +50,8 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   const app: App = Fastify({
     loggerInstance: deps.log,
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
-    disableRequestLogging: true,
+    // Request lines would dominate the log at ingest rates; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
   installErrorHandler(app as unknown as FastifyInstance);
