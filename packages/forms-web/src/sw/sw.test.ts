@@ -1,0 +1,87 @@
+// The PWA: manifest and icons are served and well-formed, the service worker registers at the
+// root scope, and a Web Push message delivered to it (through CDP, as a push service would)
+// shows "New submission: <form>" (issue 6, "Push"; decisions §2 for the { org, form } payload).
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../test-support/browser.js';
+import { ensureBuilt } from '../test-support/build.js';
+import { type Stack, startStack } from '../test-support/stack.js';
+
+let browser: Browser;
+let stack: Stack;
+
+beforeAll(async () => {
+  ensureBuilt();
+  stack = await startStack([]);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser.close();
+  await stack.close();
+});
+
+interface Manifest {
+  name: string;
+  start_url: string;
+  display: string;
+  icons: { src: string; sizes: string; type: string }[];
+}
+
+describe('PWA', () => {
+  it('serves an installable manifest whose icons are PNGs of the declared size', async () => {
+    const res = await fetch(`${stack.url}/manifest.webmanifest`);
+    expect(res.status).toBe(200);
+    const manifest = (await res.json()) as Manifest;
+    expect(manifest.display).toBe('standalone');
+    expect(manifest.icons.map((i) => i.sizes)).toEqual(
+      expect.arrayContaining(['192x192', '512x512']),
+    );
+    for (const icon of manifest.icons) {
+      const png = Buffer.from(await (await fetch(`${stack.url}${icon.src}`)).arrayBuffer());
+      expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+      expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`).toBe(icon.sizes);
+    }
+  });
+
+  it('shows "New submission: <form>" for a pushed { org, form } and links to the form', async () => {
+    const context = await browser.newContext();
+    await context.grantPermissions(['notifications'], { origin: stack.url });
+    const page = await context.newPage();
+    await page.goto(stack.url);
+    const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+    expect(scope).toBe(`${stack.url}/`);
+
+    const cdp = await context.newCDPSession(page);
+    const registrationId = new Promise<string>((resolve) => {
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+        const mine = registrations.find((r) => r.scopeURL === scope && !r.isDeleted);
+        if (mine) resolve(mine.registrationId);
+      });
+    });
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: stack.url,
+      registrationId: await registrationId,
+      data: JSON.stringify({ org: 'acme', form: 'contact' }),
+    });
+
+    const shown = () =>
+      page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.ready;
+        return (await reg.getNotifications()).map((n) => ({
+          title: n.title,
+          body: n.body,
+          url: (n.data as { url: string }).url,
+        }));
+      });
+    await expect.poll(shown, { timeout: 15_000 }).toEqual([
+      {
+        title: 'New submission: contact',
+        body: 'In acme. Open the inbox to read it.',
+        url: '/#/forms/contact',
+      },
+    ]);
+    await context.close();
+  });
+});
