@@ -2,11 +2,10 @@
 // The havn entry point: reads the environment (once), runs the command table, and is the one
 // top-level catch that maps every error to an exit code (0-decisions §3): 0 success, 1 runtime
 // failure, 2 usage error. Never a stack trace.
-import { CommanderError } from 'commander';
 import { readEnvironment } from './config/environment.js';
 import type { CliContext } from './context.js';
 import { CliError } from './errors.js';
-import { buildProgram } from './program.js';
+import { tryFastPath } from './fast-path.js';
 
 const environment = readEnvironment(process.env, process.stdout.isTTY);
 const ctx: CliContext = {
@@ -26,11 +25,16 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 process.exitCode = await run();
 
 async function run(): Promise<number> {
+  const argv = process.argv.slice(2);
   try {
-    await buildProgram(ctx).parseAsync(process.argv.slice(2), { from: 'user' });
+    if (await tryFastPath(argv, ctx)) return 0;
+    // Everything else (help, configure, login, unusual input) goes through commander, loaded only now.
+    const { buildProgram } = await import('./program.js');
+    await buildProgram(ctx).parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
-    if (error instanceof CommanderError) {
+    // commander's own errors, without importing commander for an instanceof check.
+    if (isCommanderError(error)) {
       // commander has printed its own message (or the help / version) already.
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
       return 2;
@@ -43,4 +47,9 @@ async function run(): Promise<number> {
     ctx.stderr.write(`havn: unexpected failure: ${reason}\n`);
     return 1;
   }
+}
+
+function isCommanderError(error: unknown): error is Error & { code: string } {
+  const code: unknown = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('commander.');
 }

@@ -1,20 +1,14 @@
-// The command table: every command of `havn`, as commander commands. Command modules are small;
-// the heavy ones (MSAL, child processes) are imported inside the actions that need them.
-import { readFileSync } from 'node:fs';
+// The command table: every command of `havn`, as commander commands (help, usage errors, and
+// everything fast-path.ts leaves to it). MSAL and child processes are imported only inside the
+// actions that need them.
 import { Command } from 'commander';
 import { registerConfigure } from './commands/configure.js';
 import { registerLogin } from './commands/login.js';
 import { registerLogout } from './commands/logout.js';
-import { registerErrors } from './commands/otel/errors.js';
-import { registerLogs } from './commands/otel/logs.js';
-import { registerSpans } from './commands/otel/spans.js';
-import { registerTraces } from './commands/otel/traces.js';
+import type { OptionValues } from './commands/otel/command-spec.js';
+import { OTEL_COMMANDS } from './commands/otel/index.js';
 import type { CliContext } from './context.js';
-
-function packageVersion(): string {
-  const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
-}
+import { packageVersion } from './version.js';
 
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('havn')
@@ -52,9 +46,18 @@ Examples:
   havn otel logs --severity warning
   havn otel spans --operation-id 4bf92f3577b34da6a3ce929d0e0e4736`,
     );
-  registerErrors(otel, ctx);
-  registerTraces(otel, ctx);
-  registerLogs(otel, ctx);
-  registerSpans(otel, ctx);
+  for (const spec of OTEL_COMMANDS) {
+    const command = otel.command(spec.name).description(spec.description);
+    if (spec.argument) command.argument(spec.argument.name, spec.argument.description);
+    for (const option of spec.options)
+      command.option(option.flags, option.description, option.default);
+    command.addHelpText('after', spec.examples);
+    command.action(async (...args: unknown[]) => {
+      // commander passes the positional (when declared) first, then the options.
+      const app = spec.argument ? (args[0] as string | undefined) : undefined;
+      const options = (spec.argument ? args[1] : args[0]) as OptionValues;
+      await spec.run(ctx, app, options);
+    });
+  }
   return program;
 }

@@ -1,15 +1,9 @@
 // `havn otel errors [APP]` (spec 3 §4.2): recent exceptions, most recent first.
-import type { Command } from 'commander';
-import type { CliContext } from '../../context.js';
 import { errorsQuery } from '../../kql/queries.js';
 import { OPERATION_ID_WIDTH, pick, shortText, timeCell, type RowView } from '../../output/view.js';
 import { runOtel } from './run-otel.js';
-import {
-  addListOptions,
-  parseListSettings,
-  requiredText,
-  type RawListOptions,
-} from './shared-options.js';
+import type { OtelCommandSpec } from './command-spec.js';
+import { APP_ARGUMENT, LIST_OPTIONS, optionalText, parseListSettings } from './shared-options.js';
 
 const FIELDS = ['timestamp', 'cloud_RoleName', 'type', 'message', 'operation_Id'] as const;
 
@@ -27,30 +21,27 @@ export const errorsView: RowView = {
   json: (r) => pick(r, FIELDS),
 };
 
-interface ErrorsOptions extends RawListOptions {
-  readonly operationId?: string;
-}
-
-export function registerErrors(otel: Command, ctx: CliContext): void {
-  addListOptions(otel.command('errors').description('Recent exceptions, most recent first.'))
-    .option('--operation-id <ID>', 'only exceptions of this operation (operation_Id)')
-    .addHelpText(
-      'after',
-      `
+export const errorsCommand: OtelCommandSpec = {
+  name: 'errors',
+  description: 'Recent exceptions, most recent first.',
+  argument: APP_ARGUMENT,
+  options: [
+    ...LIST_OPTIONS,
+    {
+      flags: '--operation-id <ID>',
+      description: 'only exceptions of this operation (operation_Id)',
+    },
+  ],
+  examples: `
 Examples:
   havn otel errors                         exceptions of the last hour
   havn otel errors checkout --since 1d     one app (cloud_RoleName), last day
   havn otel errors --operation-id 4bf92f3577b34da6a3ce929d0e0e4736
   havn otel errors --format Json | jq '.[].message'`,
-    )
-    .action(async (app: string | undefined, options: ErrorsOptions) => {
-      await runOtel(ctx, () => {
-        const s = parseListSettings(app, options);
-        const operationId =
-          options.operationId === undefined
-            ? undefined
-            : requiredText(options.operationId, '--operation-id');
-        return { ...s, view: errorsView, query: errorsQuery({ ...s, operationId }) };
-      });
-    });
-}
+  run: (ctx, app, options) =>
+    runOtel(ctx, () => {
+      const s = parseListSettings(app, options);
+      const operationId = optionalText(options, 'operationId', '--operation-id');
+      return { ...s, view: errorsView, query: errorsQuery({ ...s, operationId }) };
+    }),
+};

@@ -1,18 +1,12 @@
 // `havn otel logs [APP]` (spec 3 §4.4): application log entries (the `traces` table), most recent
 // first. 0-decisions §3 fixes the spec's defects: rows render, --limit and -v apply.
-import type { Command } from 'commander';
-import type { CliContext } from '../../context.js';
 import { logsQuery } from '../../kql/queries.js';
 import { parseSeverity, severityName } from '../../kql/severity.js';
 import { OPERATION_ID_WIDTH, pick, shortText, timeCell, type RowView } from '../../output/view.js';
 import type { Tint } from '../../output/text.js';
 import { runOtel } from './run-otel.js';
-import {
-  addListOptions,
-  parseListSettings,
-  requiredText,
-  type RawListOptions,
-} from './shared-options.js';
+import { stringOption, type OtelCommandSpec } from './command-spec.js';
+import { APP_ARGUMENT, LIST_OPTIONS, optionalText, parseListSettings } from './shared-options.js';
 
 const FIELDS = ['timestamp', 'cloud_RoleName', 'severityLevel', 'message', 'operation_Id'] as const;
 
@@ -39,40 +33,32 @@ export const logsView: RowView = {
   json: (r) => pick(r, FIELDS),
 };
 
-interface LogsOptions extends RawListOptions {
-  readonly severity?: string;
-  readonly traceId?: string;
-}
-
-export function registerLogs(otel: Command, ctx: CliContext): void {
-  addListOptions(
-    otel
-      .command('logs')
-      .description('Structured log entries (the traces table), most recent first.'),
-  )
-    .option(
-      '--severity <LEVEL>',
-      'minimum severity: Trace, Info (Information), Warning, Error, Critical',
-    )
-    .option('--trace-id <ID>', 'only entries of this operation (operation_Id)')
-    .addHelpText(
-      'after',
-      `
+export const logsCommand: OtelCommandSpec = {
+  name: 'logs',
+  description: 'Structured log entries (the traces table), most recent first.',
+  argument: APP_ARGUMENT,
+  options: [
+    ...LIST_OPTIONS,
+    {
+      flags: '--severity <LEVEL>',
+      description: 'minimum severity: Trace, Info (Information), Warning, Error, Critical',
+    },
+    { flags: '--trace-id <ID>', description: 'only entries of this operation (operation_Id)' },
+  ],
+  examples: `
 Examples:
   havn otel logs --severity warning         warnings, errors and critical entries
   havn otel logs worker --since 30m
   havn otel logs --trace-id 4bf92f3577b34da6a3ce929d0e0e4736 --format jsonl`,
-    )
-    .action(async (app: string | undefined, options: LogsOptions) => {
-      await runOtel(ctx, () => {
-        const s = parseListSettings(app, options);
-        const query = logsQuery({
-          ...s,
-          minSeverity: options.severity === undefined ? undefined : parseSeverity(options.severity),
-          traceId:
-            options.traceId === undefined ? undefined : requiredText(options.traceId, '--trace-id'),
-        });
-        return { ...s, view: logsView, query };
+  run: (ctx, app, options) =>
+    runOtel(ctx, () => {
+      const s = parseListSettings(app, options);
+      const severity = stringOption(options, 'severity');
+      const query = logsQuery({
+        ...s,
+        minSeverity: severity === undefined ? undefined : parseSeverity(severity),
+        traceId: optionalText(options, 'traceId', '--trace-id'),
       });
-    });
-}
+      return { ...s, view: logsView, query };
+    }),
+};

@@ -1,17 +1,10 @@
 // The options errors, traces and logs share (spec 3 §4.1) and their parsing. Parsing happens in
 // the action, after the configuration check, because spec 3 §7 checks the configuration before
 // anything else.
-import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_SINCE, parseSince, type TimeWindow } from '../../kql/since.js';
 import { parseFormat, type OutputFormat } from '../../output/format.js';
-
-export interface RawListOptions {
-  readonly since: string;
-  readonly limit: string;
-  readonly format: string;
-  readonly verbose?: boolean;
-}
+import { stringOption, type OptionSpec, type OptionValues } from './command-spec.js';
 
 export interface ListSettings {
   readonly app: string | undefined;
@@ -25,23 +18,50 @@ export const DEFAULT_LIMIT = 20;
 /** The query API returns at most 500,000 rows; a larger take could never be honoured. */
 export const MAX_LIMIT = 500_000;
 
-export function addListOptions(command: Command): Command {
-  return command
-    .argument('[APP]', 'only rows whose cloud_RoleName is APP')
-    .option('--since <DURATION>', 'how far back: a number followed by d, h or m', DEFAULT_SINCE)
-    .option('--limit <COUNT>', 'maximum number of rows', String(DEFAULT_LIMIT))
-    .option('--format <FORMAT>', 'Table, Json, Jsonl or Csv (case-insensitive)', 'Table')
-    .option('-v, --verbose', 'print the app id, the time window and the query to stderr');
-}
+export const APP_ARGUMENT = { name: '[APP]', description: 'only rows whose cloud_RoleName is APP' };
 
-export function parseListSettings(app: string | undefined, raw: RawListOptions): ListSettings {
+export const FORMAT_OPTION: OptionSpec = {
+  flags: '--format <FORMAT>',
+  description: 'Table, Json, Jsonl or Csv (case-insensitive)',
+  default: 'Table',
+};
+
+export const LIST_OPTIONS: readonly OptionSpec[] = [
+  {
+    flags: '--since <DURATION>',
+    description: 'how far back: a number followed by d, h or m',
+    default: DEFAULT_SINCE,
+  },
+  {
+    flags: '--limit <COUNT>',
+    description: 'maximum number of rows',
+    default: String(DEFAULT_LIMIT),
+  },
+  FORMAT_OPTION,
+  {
+    flags: '-v, --verbose',
+    description: 'print the app id, the time window and the query to stderr',
+  },
+];
+
+export function parseListSettings(app: string | undefined, options: OptionValues): ListSettings {
   return {
     app: app === undefined ? undefined : requiredText(app, 'APP'),
-    window: parseSince(raw.since),
-    limit: parseLimit(raw.limit),
-    format: parseFormat(raw.format),
-    verbose: raw.verbose === true,
+    window: parseSince(stringOption(options, 'since') ?? DEFAULT_SINCE),
+    limit: parseLimit(stringOption(options, 'limit') ?? String(DEFAULT_LIMIT)),
+    format: parseFormat(stringOption(options, 'format') ?? 'Table'),
+    verbose: options.verbose === true,
   };
+}
+
+/** An optional filter value: undefined when absent, refused when blank. */
+export function optionalText(
+  options: OptionValues,
+  key: string,
+  option: string,
+): string | undefined {
+  const value = stringOption(options, key);
+  return value === undefined ? undefined : requiredText(value, option);
 }
 
 export function parseLimit(value: string): number {

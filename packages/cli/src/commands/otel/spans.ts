@@ -1,13 +1,13 @@
 // `havn otel spans --operation-id ID` (spec 3 §4.5): the outbound calls (dependencies) of one
 // operation over a fixed 24 hours, oldest first.
-import type { Command } from 'commander';
-import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { spansQuery } from '../../kql/queries.js';
 import { SPANS_WINDOW } from '../../kql/since.js';
 import { parseFormat } from '../../output/format.js';
 import { durationCell, shortText, successCell, timeCell, type RowView } from '../../output/view.js';
+import { stringOption, type OtelCommandSpec } from './command-spec.js';
 import { runOtel } from './run-otel.js';
+import { FORMAT_OPTION } from './shared-options.js';
 import { successFields } from './traces.js';
 
 export const spansView: RowView = {
@@ -53,36 +53,28 @@ export const spansView: RowView = {
   }),
 };
 
-interface SpansOptions {
-  readonly operationId?: string;
-  readonly format: string;
-}
-
-export function registerSpans(otel: Command, ctx: CliContext): void {
-  otel
-    .command('spans')
-    .description('Outbound calls (dependencies) of one operation, oldest first, last 24 hours.')
-    .option('--operation-id <ID>', 'the operation (trace) id; required')
-    .option('--format <FORMAT>', 'Table, Json, Jsonl or Csv (case-insensitive)', 'Table')
-    .addHelpText(
-      'after',
-      `
+export const spansCommand: OtelCommandSpec = {
+  name: 'spans',
+  description: 'Outbound calls (dependencies) of one operation, oldest first, last 24 hours.',
+  options: [
+    { flags: '--operation-id <ID>', description: 'the operation (trace) id; required' },
+    FORMAT_OPTION,
+  ],
+  examples: `
 Examples:
   havn otel spans --operation-id 4bf92f3577b34da6a3ce929d0e0e4736
   havn otel spans --operation-id 4bf92f3577b34da6a3ce929d0e0e4736 --format Json`,
-    )
-    .action(async (options: SpansOptions) => {
-      await runOtel(ctx, () => {
-        const operationId = options.operationId?.trim() ?? '';
-        // spec 3 §7: missing or whitespace-only.
-        if (operationId === '') throw new UsageError('--operation-id is required for spans');
-        return {
-          window: SPANS_WINDOW,
-          format: parseFormat(options.format),
-          verbose: false,
-          view: spansView,
-          query: spansQuery({ window: SPANS_WINDOW, operationId }),
-        };
-      });
-    });
-}
+  run: (ctx, _app, options) =>
+    runOtel(ctx, () => {
+      const operationId = stringOption(options, 'operationId')?.trim() ?? '';
+      // spec 3 §7: missing or whitespace-only.
+      if (operationId === '') throw new UsageError('--operation-id is required for spans');
+      return {
+        window: SPANS_WINDOW,
+        format: parseFormat(stringOption(options, 'format') ?? 'Table'),
+        verbose: false,
+        view: spansView,
+        query: spansQuery({ window: SPANS_WINDOW, operationId }),
+      };
+    }),
+};

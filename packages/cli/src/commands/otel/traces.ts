@@ -1,6 +1,4 @@
 // `havn otel traces [APP]` (spec 3 §4.3): recent inbound requests, most recent first.
-import type { Command } from 'commander';
-import type { CliContext } from '../../context.js';
 import { tracesQuery } from '../../kql/queries.js';
 import type { Row } from '../../upstream/coerce.js';
 import {
@@ -12,7 +10,8 @@ import {
   type RowView,
 } from '../../output/view.js';
 import { runOtel } from './run-otel.js';
-import { addListOptions, parseListSettings, type RawListOptions } from './shared-options.js';
+import type { OtelCommandSpec } from './command-spec.js';
+import { APP_ARGUMENT, LIST_OPTIONS, parseListSettings } from './shared-options.js';
 
 /** spec 3 §2: JSON carries Success and HasError (its inverse) in PascalCase. */
 export function successFields(row: Row): { Success: boolean | null; HasError: boolean | null } {
@@ -52,30 +51,23 @@ export const tracesView: RowView = {
   }),
 };
 
-interface TracesOptions extends RawListOptions {
-  readonly hasError?: boolean;
-}
-
-export function registerTraces(otel: Command, ctx: CliContext): void {
-  addListOptions(
-    otel
-      .command('traces')
-      .description('Recent inbound requests with duration, result code and success flag.'),
-  )
-    .option('--has-error', 'only failed requests (success == false)')
-    .addHelpText(
-      'after',
-      `
+export const tracesCommand: OtelCommandSpec = {
+  name: 'traces',
+  description: 'Recent inbound requests with duration, result code and success flag.',
+  argument: APP_ARGUMENT,
+  options: [
+    ...LIST_OPTIONS,
+    { flags: '--has-error', description: 'only failed requests (success == false)' },
+  ],
+  examples: `
 Examples:
   havn otel traces                          requests of the last hour
   havn otel traces api --has-error --since 6h
   havn otel traces --format csv --limit 500 > requests.csv`,
-    )
-    .action(async (app: string | undefined, options: TracesOptions) => {
-      await runOtel(ctx, () => {
-        const s = parseListSettings(app, options);
-        const query = tracesQuery({ ...s, hasError: options.hasError === true });
-        return { ...s, view: tracesView, query };
-      });
-    });
-}
+  run: (ctx, app, options) =>
+    runOtel(ctx, () => {
+      const s = parseListSettings(app, options);
+      const query = tracesQuery({ ...s, hasError: options.hasError === true });
+      return { ...s, view: tracesView, query };
+    }),
+};

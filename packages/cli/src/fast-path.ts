@@ -1,0 +1,41 @@
+// Runs a plain, well-formed `havn otel <command> ...` without loading commander, whose start-up
+// cost alone is larger than the rest of a query (bench/cli.ts). Anything it is not sure about
+// (help, `--`, combined or unknown flags, a missing value, a value that looks like a flag, an extra
+// argument) returns false, and commander handles the invocation in full, so behaviour and error
+// messages stay commander's.
+import { parseFlags } from './commands/otel/command-spec.js';
+import { OTEL_COMMANDS } from './commands/otel/index.js';
+import type { CliContext } from './context.js';
+
+export async function tryFastPath(argv: readonly string[], ctx: CliContext): Promise<boolean> {
+  if (argv[0] !== 'otel') return false;
+  const spec = OTEL_COMMANDS.find((c) => c.name === argv[1]);
+  if (!spec) return false;
+  const flags = spec.options.map((o) => ({ ...parseFlags(o.flags), default: o.default }));
+  const values: Record<string, string | boolean | undefined> = {};
+  for (const f of flags) if (f.default !== undefined) values[f.key] = f.default;
+  let positional: string | undefined;
+  const rest = argv.slice(2);
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] ?? '';
+    if (arg.startsWith('-') && arg !== '-') {
+      const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+      const name = eq === -1 ? arg : arg.slice(0, eq);
+      const flag = flags.find((f) => f.long === name || f.short === name);
+      if (!flag) return false;
+      if (!flag.takesValue) {
+        if (eq !== -1) return false;
+        values[flag.key] = true;
+        continue;
+      }
+      const value = eq === -1 ? rest[++i] : arg.slice(eq + 1);
+      if (value === undefined || (eq === -1 && value.startsWith('-'))) return false;
+      values[flag.key] = value;
+    } else {
+      if (!spec.argument || positional !== undefined) return false;
+      positional = arg;
+    }
+  }
+  await spec.run(ctx, positional, values);
+  return true;
+}
