@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import {
+  client,
+  seedForm,
+  startForms,
+  type RunningForms,
+} from '../../test-support/forms-server.js';
+import { startReceiver, waitFor, type Receiver } from '../../test-support/receivers.js';
+
+const site = 'http://site.test';
+const submitPath = '/api/orgs/acme/forms/contact/submissions';
+const fast = [100, 200, 300];
+
+interface Delivery {
+  kind: string;
+  target: string;
+  status: string;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
+async function submit(s: RunningForms, body: unknown = { name: 'Ada', email: 'a@b.c' }) {
+  const r = await client(s.url, null)<{ id: string }>('POST', submitPath, body, { origin: site });
+  expect(r.status).toBe(200);
+  return r.body.id;
+}
+
+async function deliveries(s: RunningForms, id: string): Promise<Delivery[]> {
+  const r = await client(s.url)<{ deliveries: Delivery[] }>('GET', `${submitPath}/${id}`);
+  return r.body.deliveries;
+}
+
+describe('signed webhooks', () => {
+  let s: RunningForms;
+  let receiver: Receiver;
+  const secret = `whsec_${Buffer.from('a very secret key of 24b').toString('base64')}`;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    s = await startForms({ deps: { retrySchedule: fast } });
+    await seedForm(s.url, {
+      webhooks: [
+        { url: `${receiver.url}/std`, secret },
+        { url: `${receiver.url}/raw`, secret: 'plain-utf8-secret' },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await s.close();
+    await receiver.close();
+  });
+
+  test('each webhook gets the record, verified by an independent Standard Webhooks verifier', async () => {
+    const id = await submit(s);
+    await waitFor(() => (receiver.received.length >= 2 ? true : undefined));
+    const std = receiver.received.find((r) => r.path === '/std')!;
+    const raw = receiver.received.find((r) => r.path === '/raw')!;
+    const verified = new Webhook(secret).verify(std.body, std.headers as Record<string, string>);
+    expect(verified).toMatchObject({
+      type: 'submission.created',
+      data: { id, org: 'acme', form: 'contact', answers: { name: 'Ada', email: 'a@b.c' } },
+    });
+    expect((verified as { data: object }).data).not.toHaveProperty('body');
+    const rawKey = new Webhook(Buffer.from('plain-utf8-secret'), { format: 'raw' });
+    expect(rawKey.verify(raw.body, raw.headers as Record<string, string>)).toMatchObject({
+      data: { id },
+    });
+    expect(() =>
+      new Webhook(secret).verify(raw.body, raw.headers as Record<string, string>),
+    ).toThrow();
+    const ds = await waitFor(async () => {
+      const d = await deliveries(s, id);
+      return d.every((x) => x.deliveredAt) ? d : undefined;
+    });
+    expect(ds).toHaveLength(2);
+    expect(ds[0]).toMatchObject({
+      kind: 'webhook',
+      status: 'delivered',
+      attempts: 1,
+      lastStatus: 200,
+    });
+  });
+
+  test('5xx is retried with the same id and a fresh signature; redeliver sends again', async () => {
+    receiver.received.length = 0;
+    receiver.statuses.splice(0, receiver.statuses.length, 503, 503, 503, 503, 200);
+    const id = await submit(s);
+    const ds = await waitFor(async () => {
+      const d = await deliveries(s, id);
+      return d.every((x) => x.status === 'delivered') ? d : undefined;
+    });
+    // Four 503s shared by the two hooks, then one success each.
+    expect(ds.map((d) => d.attempts).reduce((a, b) => a + b)).toBe(6);
+    const std = receiver.received.filter((r) => r.path === '/std');
+    expect(new Set(std.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    for (const r of std) {
+      new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
+    }
+    const all = (await s.store.deliveries.ofSubmission(id)).map((d) => d.id);
+    const log = await s.store.deliveries.attempts(all[0]!);
+    expect(log.length).toBeGreaterThanOrEqual(1);
+    expect(log[0]!.durationMs).toBeGreaterThanOrEqual(0);
+
+    const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+    expect(ids.size).toBe(2);
+    receiver.received.length = 0;
+    const again = await client(s.url)('POST', `${submitPath}/${id}/redeliver`);
+    expect(again.status).toBe(202);
+    expect(again.body).toEqual({ id, queued: 2 });
+    await waitFor(() => (receiver.received.length >= 2 ? true : undefined));
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(ids);
+  });
+
+  test('a dead receiver never delays the ingest answer; failures are recorded', async () => {
+    const dead = await startForms({ deps: { retrySchedule: [60_000] } });
+    try {
+      await seedForm(dead.url, { webhooks: [{ url: 'http://127.0.0.1:9/dead', secret: 's' }] });
+      const t0 = performance.now();
+      const id = await submit(dead);
+      expect(performance.now() - t0).toBeLessThan(5_000);
+      const [d] = await waitFor(async () => {
+        const x = await deliveries(dead, id);
+        return x[0]?.attempts ? x : undefined;
+      });
+      expect(d).toMatchObject({ status: 'pending', lastStatus: null });
+      expect(d!.lastError).toMatch(/ECONNREFUSED/);
+    } finally {
+      await dead.close();
+    }
+  });
+});
+
+describe('outbound safety and restarts', () => {
+  test('without ALLOW_PRIVATE_WEBHOOKS loopback targets are refused and recorded as failed', async () => {
+    const receiver = await startReceiver();
+    const s = await startForms({
+      config: { allowPrivateWebhooks: false },
+      deps: { retrySchedule: [60_000] },
+    });
+    try {
+      await seedForm(s.url, {
+        webhooks: [
+          { url: `${receiver.url}/literal`, secret: 's' },
+          { url: `http://localhost:${String(receiver.port)}/name`, secret: 's' },
+        ],
+      });
+      const id = await submit(s);
+      const ds = await waitFor(async () => {
+        const d = await deliveries(s, id);
+        return d.every((x) => x.attempts > 0) ? d : undefined;
+      });
+      for (const d of ds) expect(d.lastError).toMatch(/refused range/);
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      await s.close();
+      await receiver.close();
+    }
+  });
+
+  test('redirects are not followed: a 3xx is a failed attempt', async () => {
+    const elsewhere = await startReceiver();
+    const redirector = await startReceiver(0, [302]);
+    redirector.headers.location = `${elsewhere.url}/landed`;
+    const s = await startForms({ deps: { retrySchedule: [60_000] } });
+    try {
+      await seedForm(s.url, { webhooks: [{ url: redirector.url, secret: 's' }] });
+      const id = await submit(s);
+      const [d] = await waitFor(async () => {
+        const x = await deliveries(s, id);
+        return x[0]?.attempts ? x : undefined;
+      });
+      expect(d).toMatchObject({ status: 'pending', lastStatus: 302 });
+      expect(d!.lastError).toMatch(/redirect to .* not followed/);
+      expect(elsewhere.received).toHaveLength(0);
+    } finally {
+      await s.close();
+      await redirector.close();
+      await elsewhere.close();
+    }
+  });
+
+  test('a delivery that failed before a restart is delivered by the next process', async () => {
+    const receiver = await startReceiver(0, [500]);
+    const first = await startForms({ deps: { retrySchedule: [300, 300, 300] } });
+    const dir = first.dir;
+    await seedForm(first.url, { webhooks: [{ url: receiver.url, secret: 's' }] });
+    const id = await submit(first);
+    await waitFor(() => (receiver.received.length >= 1 ? true : undefined));
+    await first.stop();
+    receiver.statuses.splice(0, receiver.statuses.length, 200);
+    const second = await startForms({ dir, deps: { retrySchedule: [300, 300, 300] } });
+    try {
+      const [d] = await waitFor(async () => {
+        const x = await deliveries(second, id);
+        return x[0]?.status === 'delivered' ? x : undefined;
+      });
+      expect(d!.attempts).toBeGreaterThanOrEqual(2);
+      expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(
+        receiver.received[0]!.headers['webhook-id'],
+      );
+    } finally {
+      await second.close();
+      await receiver.close();
+      const { rmSync } = await import('node:fs');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

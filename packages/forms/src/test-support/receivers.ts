@@ -1,0 +1,60 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export interface Receiver {
+  url: string;
+  port: number;
+  received: Received[];
+  /** Status codes to answer, in order; the last one repeats. */
+  statuses: number[];
+  headers: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A webhook (or push service) receiver on loopback that records every request. */
+export async function startReceiver(port = 0, statuses: number[] = [200]): Promise<Receiver> {
+  const received: Received[] = [];
+  const r: Omit<Receiver, 'url' | 'port' | 'close'> = { received, statuses, headers: {} };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+      const status = r.statuses.length > 1 ? r.statuses.shift()! : (r.statuses[0] ?? 200);
+      res.writeHead(status, r.headers).end(status >= 400 ? 'receiver says no' : 'ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const actual = (server.address() as AddressInfo).port;
+  return Object.assign(r, {
+    url: `http://127.0.0.1:${String(actual)}`,
+    port: actual,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
+  });
+}
+
+/** Polls `check` until it returns a value other than undefined. */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  ms = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
