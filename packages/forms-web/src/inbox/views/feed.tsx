@@ -44,14 +44,16 @@ export function Feed(props: { api: Api; form?: string; onUnauthorized: () => voi
               <a href={href.submission(s.form, s.id)}>
                 <span class="dot" aria-hidden="true" />
                 <span class="feed-main">
-                  <span class="feed-form">
-                    {!form && (names.get(s.form) ?? s.form)}
-                    {!s.read && <span class="tag">Unread</span>}
-                    {s.spam && <span class="tag spam">Spam</span>}
+                  <span class="feed-top">
+                    <span class="feed-form">
+                      {!form && (names.get(s.form) ?? s.form)}
+                      {!s.read && <span class="tag">Unread</span>}
+                      {s.spam && <span class="tag spam">Spam</span>}
+                    </span>
+                    <time dateTime={s.receivedAt}>{formatDate(s.receivedAt)}</time>
                   </span>
                   <span class="feed-preview">{previewText(s.preview) || 'No answers'}</span>
                 </span>
-                <time dateTime={s.receivedAt}>{formatDate(s.receivedAt)}</time>
               </a>
             </li>
           ))}

@@ -68,7 +68,10 @@ export function SubmissionView(props: {
 function Details({ data }: { data: Data }) {
   const { record, definition } = data;
   const rows = answerRows(definition, record.answers);
-  const submitFields = Object.entries(record.submitFields ?? {});
+  // The honeypot is noise when empty; when filled the submission is flagged as spam above.
+  const submitFields = Object.entries(record.submitFields ?? {}).filter(
+    ([k, v]) => k !== '_gotcha' || (v !== '' && v != null),
+  );
   return (
     <>
       <p class="muted">
