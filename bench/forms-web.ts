@@ -1,0 +1,98 @@
+// `npm run bench -- forms-web`: the size of what a visitor and an inbox user download (issue 6,
+// "Benchmark"). The embeddable runtime against its budget (under 15 KB gzipped, the baseline the
+// issue names), and the inbox's first load measured in real Chromium against the real forms
+// server: every response the browser receives, counted by CDP as bytes on the wire.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { buildServer, configWith, loadOrCreateVapidKeys, openStore } from '@havn/forms';
+import { createLogger } from '@havn/shared';
+import { chromium } from 'playwright-core';
+import { printSummary, printTable } from './lib/harness.js';
+
+const root = join(import.meta.dirname, '..');
+const webDir = join(root, 'packages', 'forms-web', 'dist');
+const BUDGET = 15 * 1024;
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const gz = (b: Buffer) => gzipSync(b, { level: 9 }).length;
+const br = (b: Buffer) => brotliCompressSync(b).length;
+
+const built = spawnSync(process.execPath, [join(root, 'packages', 'forms-web', 'build.mjs')], {
+  stdio: 'inherit',
+});
+if (built.status !== 0) process.exit(1);
+
+const runtime = readFileSync(join(webDir, 'runtime.js'));
+printTable('runtime.js (the embed)', [
+  {
+    file: 'runtime.js',
+    raw: kb(runtime.length),
+    gzip: kb(gz(runtime)),
+    brotli: kb(br(runtime)),
+    budget: kb(BUDGET),
+    'gzip/budget': gz(runtime) / BUDGET,
+  },
+]);
+
+const dir = mkdtempSync(join(tmpdir(), 'havn-bench-forms-web-'));
+const app = await buildServer({
+  config: configWith({ userDataDir: dir, webDir, adminToken: 'bench-admin-token' }),
+  log: createLogger({ name: 'bench', level: 'silent' }),
+  store: await openStore(dir),
+  vapid: loadOrCreateVapidKeys(dir),
+});
+const url = await app.listen({ host: '127.0.0.1', port: 0 });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+  ],
+});
+try {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  const urls = new Map<string, string>();
+  const rows: { path: string; transfer: number; gzip: number }[] = [];
+  cdp.on('Network.responseReceived', (e) => urls.set(e.requestId, e.response.url));
+  cdp.on('Network.loadingFinished', (e) => {
+    const u = urls.get(e.requestId);
+    if (u) rows.push({ path: new URL(u).pathname, transfer: e.encodedDataLength, gzip: 0 });
+  });
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  for (const row of rows) {
+    const file = row.path === '/' ? 'index.html' : row.path.slice(1);
+    try {
+      row.gzip = gz(readFileSync(join(webDir, file)));
+    } catch {
+      row.gzip = NaN;
+    }
+  }
+  const total = rows.reduce((s, r) => s + r.transfer, 0);
+  const totalGzip = rows.reduce((s, r) => s + (Number.isNaN(r.gzip) ? 0 : r.gzip), 0);
+  printTable('inbox first load (sign-in page, empty cache), bytes on the wire', [
+    ...rows.map((r) => ({ request: r.path, transfer: kb(r.transfer), 'if gzipped': kb(r.gzip) })),
+    { request: 'total', transfer: kb(total), 'if gzipped': kb(totalGzip) },
+  ]);
+  printSummary(
+    'forms-web',
+    `runtime ${kb(gz(runtime))} gzipped = ${(gz(runtime) / BUDGET).toFixed(2)}x the 15 KB budget ` +
+      `(${gz(runtime) < BUDGET ? 'within' : 'OVER'}); inbox first load ${kb(total)} transferred in ` +
+      `${rows.length} requests (${kb(totalGzip)} if the server compressed)`,
+  );
+} finally {
+  await browser.close();
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
+}
