@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+import { openStore } from './store/store.js';
+import { adminToken, seedForm } from './test-support/forms-server.js';
+
+const mainJs = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+// issue 5: "SIGKILL during a burst of submissions loses no acknowledged submission". The built
+// server runs as a child process so the kill is a real one, mid-commit.
+test('SIGKILL during a burst loses no acknowledged submission', async () => {
+  expect(existsSync(mainJs), 'build first: node scripts/build.mjs').toBe(true);
+  const dir = mkdtempSync(join(tmpdir(), 'havn-forms-kill-'));
+  const child = spawn(process.execPath, [mainJs], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      USER_DATA_DIR: dir,
+      FORM_ADMIN_TOKEN: adminToken,
+      INGEST_RATE_LIMIT_PER_MINUTE: '0',
+      WEB_DIR: join(dir, 'none'),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.once('exit', (code) => {
+        reject(new Error(`server exited early (${String(code)})`));
+      });
+    });
+    await seedForm(url);
+    const acknowledged: string[] = [];
+    let killed = false;
+    const worker = async (n: number) => {
+      for (let i = 0; !killed; i++) {
+        try {
+          const res = await fetch(`${url}/api/orgs/acme/forms/contact/submissions`, {
+            method: 'POST',
+            headers: { origin: 'http://site.test', 'content-type': 'application/json' },
+            body: JSON.stringify({ name: `w${String(n)}-${String(i)}`, message: 'x'.repeat(500) }),
+          });
+          if (res.status === 200) acknowledged.push(((await res.json()) as { id: string }).id);
+        } catch {
+          return; // the server is gone: an unanswered request was never acknowledged
+        }
+      }
+    };
+    const load = Array.from({ length: 16 }, (_, n) => worker(n));
+    while (acknowledged.length < 300) await new Promise((r) => setTimeout(r, 10));
+    child.kill('SIGKILL');
+    killed = true;
+    await Promise.all(load);
+    await new Promise((r) => child.once('exit', r));
+
+    const store = await openStore(dir);
+    try {
+      const missing: string[] = [];
+      for (const id of acknowledged) {
+        if (!(await store.submissions.get('acme', 'contact', id))) missing.push(id);
+      }
+      expect(missing).toEqual([]);
+      expect(acknowledged.length).toBeGreaterThanOrEqual(300);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the server refuses a bad configuration naming the variable', async () => {
+  const child = spawn(process.execPath, [mainJs], {
+    env: { ...process.env, PORT: 'eighty', INGEST_RATE_LIMIT_PER_MINUTE: '-1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const code = await new Promise((r) => child.once('exit', r));
+  expect(code).toBe(2);
+  expect(err).toMatch(/PORT/);
+  expect(err).toMatch(/INGEST_RATE_LIMIT_PER_MINUTE/);
+});
