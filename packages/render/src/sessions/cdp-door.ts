@@ -133,9 +133,8 @@ export class CdpDoor {
     };
     client.on('message', (data: RawData) => {
       session.touch();
-      const text = Buffer.isBuffer(data)
-        ? data.toString('utf8')
-        : Buffer.concat(toBuffers(data)).toString('utf8');
+      const buf = Buffer.isBuffer(data) ? data : Buffer.concat(toBuffers(data));
+      const text = buf.toString('utf8');
       const verdict = judgeClientFrame(text, session.framePolicy);
       if (!verdict.ok) {
         client.send(verdict.reply);
@@ -148,7 +147,8 @@ export class CdpDoor {
         const targetId = targets.get(sessionId);
         if (targetId) session.activated(targetId);
       }
-      upstream.send(verdict.text);
+      // Unchanged frames go on as the bytes that came in: no second UTF-8 encoding.
+      upstream.send(verdict.text === text ? buf : verdict.text, { binary: false });
     });
     upstream.on('message', (data: RawData, isBinary: boolean) => {
       if (!isBinary) noteAttachment(data, targets);

@@ -70,6 +70,7 @@ describe('a recorded session, create → attach → drive → screenshot → del
       labels: { job: 'e2e' },
       profile: 'desktop',
     });
+    // The session's length as its client sees it: from the 201 to the DELETE.
     const started = Date.now();
     expect(created.status).toBe(201);
     const session = created.body as {
@@ -148,8 +149,8 @@ describe('a recorded session, create → attach → drive → screenshot → del
         resolve();
       }),
     );
-    const deleted = await api('DELETE', `/v1/sessions/${session.id}`);
     const length = (Date.now() - started) / 1000;
+    const deleted = await api('DELETE', `/v1/sessions/${session.id}`);
     expect(deleted.status).toBe(200);
     // The attached client is disconnected when its session closes.
     await disconnected;
@@ -164,7 +165,10 @@ describe('a recorded session, create → attach → drive → screenshot → del
     const mp4 = t.store.items.get(video.id)!.bytes;
     expect(mp4.subarray(4, 8).toString('latin1')).toBe('ftyp');
     const duration = await ffprobeDuration(mp4);
-    expect(Math.abs(duration - length) / length).toBeLessThan(0.2);
+    expect(
+      Math.abs(duration - length) / length,
+      `video ${duration} s, session ${length} s`,
+    ).toBeLessThan(0.2);
 
     expect((await api('GET', `/v1/sessions/${session.id}`)).status).toBe(404);
     expect((await api('DELETE', `/v1/sessions/${session.id}`)).status).toBe(404);

@@ -1,0 +1,205 @@
+// bench/sessions (issue 4): (a) time from POST /v1/sessions to 201, p50/p95 over 20 sessions;
+// (b) CDP round trips per second through the door against the same browser's own DevTools socket,
+// and the ratio door/direct. Built on the sessions plugin in a Fastify app of its own, with real
+// Chromium behind a guard proxy, so it runs before (and independently of) the service's wiring.
+import { fork } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import { WebSocket } from 'ws';
+import { createLogger, installErrorHandler } from '@havn/shared';
+import { SessionManager, sessionRoutes } from '../packages/render/src/sessions/index.js';
+import { MemoryArtifactStore } from '../packages/render/src/sessions/test-support/memory-artifact-store.js';
+import {
+  startTestGuardProxy,
+  testLaunchArgs,
+} from '../packages/render/src/sessions/test-support/guard-proxy.js';
+import { testResolveProfile } from '../packages/render/src/sessions/test-support/session-test-app.js';
+import { percentile, printSummary, printTable } from './lib/harness.js';
+
+const TOKEN = 'bench-token-0123456789abcdef';
+const SESSIONS = 20;
+const ROUND_TRIP_MS = 3000;
+const WINDOW = 16;
+
+const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium-headless-shell';
+
+/**
+ * The service side, in a child process of its own: the client loop below must not share an event
+ * loop with the door it measures (a real client is another process).
+ */
+async function serve(): Promise<void> {
+  const send = (msg: object) => process.send?.(msg);
+  const proxy = await startTestGuardProxy({ allowedHosts: [], allowPrivate: false });
+  const manager = new SessionManager({
+    config: {
+      maxSessions: 4,
+      ttlMs: 300_000,
+      maxTtlMs: 3_600_000,
+      publicBaseUrl: undefined,
+      ffmpegPath: process.env['FFMPEG_PATH'] ?? 'ffmpeg',
+    },
+    chromiumPath,
+    chromiumArgs: testLaunchArgs(proxy.url),
+    artifacts: new MemoryArtifactStore(),
+    log: createLogger({ name: 'bench-sessions', level: 'silent' }),
+    resolveProfile: testResolveProfile,
+    hostPolicy: { allowedHosts: [], allowPrivate: false },
+    allowInsecureTls: false,
+    serviceToken: TOKEN,
+  });
+  const app = Fastify({ logger: false });
+  installErrorHandler(app);
+  await app.register(sessionRoutes, { manager });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.on('message', (msg: { type: 'direct'; id: string } | { type: 'stop' }) => {
+    if (msg.type === 'direct') {
+      send({ direct: manager.get(msg.id)?.browserWsEndpoint ?? '' });
+    } else {
+      void app.close().then(async () => {
+        await proxy.close();
+        send({ stopped: true });
+        process.disconnect();
+      });
+    }
+  });
+  send({ base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` });
+}
+
+if (process.argv.includes('--serve')) {
+  await serve();
+} else {
+  await measure();
+}
+
+async function measure(): Promise<void> {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
+    // The child runs this same TypeScript file: give it tsx's loader.
+    execArgv: ['--import', import.meta.resolve('tsx/esm')],
+  });
+  const ask = <T>(msg?: object) =>
+    new Promise<T>((resolve) => {
+      child.once('message', (reply) => {
+        resolve(reply as T);
+      });
+      if (msg !== undefined) child.send(msg);
+    });
+  const { base } = await ask<{ base: string }>();
+  const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+  // (a) session start.
+  const starts: number[] = [];
+  for (let i = 0; i < SESSIONS; i++) {
+    const t0 = performance.now();
+    const response = await fetch(`${base}/v1/sessions`, { method: 'POST', headers, body: '{}' });
+    const ms = performance.now() - t0;
+    if (response.status !== 201) throw new Error(`POST /v1/sessions answered ${response.status}`);
+    starts.push(ms);
+    const { id } = (await response.json()) as { id: string };
+    await fetch(`${base}/v1/sessions/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: headers.authorization },
+    });
+  }
+
+  // (b) round trips: the same page, through the door and directly.
+  async function open(url: string): Promise<{ ws: WebSocket; sessionId: string }> {
+    const ws = new WebSocket(url, { perMessageDeflate: false });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    const reply = (id: number) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        const on = (data: Buffer) => {
+          const msg = JSON.parse(data.toString()) as Record<string, unknown>;
+          if (msg['id'] === id) {
+            ws.off('message', on);
+            resolve(msg);
+          }
+        };
+        ws.on('message', on);
+      });
+    ws.send(JSON.stringify({ id: 1, method: 'Target.getTargets' }));
+    const targets = (await reply(1))['result'] as {
+      targetInfos: { targetId: string; type: string }[];
+    };
+    const page = targets.targetInfos.find((t) => t.type === 'page');
+    if (!page) throw new Error('no page target');
+    ws.send(
+      JSON.stringify({
+        id: 2,
+        method: 'Target.attachToTarget',
+        params: { targetId: page.targetId, flatten: true },
+      }),
+    );
+    const { sessionId } = (await reply(2))['result'] as { sessionId: string };
+    return { ws, sessionId };
+  }
+
+  /** Runtime.evaluate('1') for `ms` with `window` commands in flight; round trips per second. */
+  async function roundTrips(url: string, ms: number, window: number): Promise<number> {
+    const { ws, sessionId } = await open(url);
+    let next = 10;
+    let done = 0;
+    const deadline = performance.now() + ms;
+    await new Promise<void>((resolve) => {
+      let inFlight = 0;
+      const send = () => {
+        inFlight++;
+        ws.send(
+          JSON.stringify({
+            id: next++,
+            sessionId,
+            method: 'Runtime.evaluate',
+            params: { expression: '1' },
+          }),
+        );
+      };
+      ws.on('message', () => {
+        inFlight--;
+        done++;
+        if (performance.now() < deadline) send();
+        else if (inFlight === 0) resolve();
+      });
+      for (let i = 0; i < window; i++) send();
+    });
+    ws.close();
+    return done / (ms / 1000);
+  }
+
+  const created = await fetch(`${base}/v1/sessions`, { method: 'POST', headers, body: '{}' });
+  const { id, cdpUrl } = (await created.json()) as { id: string; cdpUrl: string };
+  const { direct } = await ask<{ direct: string }>({ type: 'direct', id });
+  const rows: Record<string, string | number>[] = [];
+  for (const window of [1, WINDOW]) {
+    // Warm both paths, then measure direct and door back to back.
+    await roundTrips(direct, 300, window);
+    await roundTrips(cdpUrl, 300, window);
+    const d = await roundTrips(direct, ROUND_TRIP_MS, window);
+    const p = await roundTrips(cdpUrl, ROUND_TRIP_MS, window);
+    rows.push({
+      'in flight': window,
+      'direct rt/s': Math.round(d),
+      'door rt/s': Math.round(p),
+      'door/direct': p / d,
+    });
+  }
+  await ask({ type: 'stop' });
+
+  printTable(`session start (POST /v1/sessions → 201, ${SESSIONS} sessions, ${chromiumPath})`, [
+    {
+      p50: Math.round(percentile(starts, 50)),
+      p95: Math.round(percentile(starts, 95)),
+      min: Math.round(Math.min(...starts)),
+      max: Math.round(Math.max(...starts)),
+    },
+  ]);
+  printTable("CDP round trips, Runtime.evaluate('1'), door vs the browser's own socket", rows);
+  const [seq, piped] = rows;
+  printSummary(
+    'sessions',
+    `start p50 ${Math.round(percentile(starts, 50))} ms, p95 ${Math.round(percentile(starts, 95))} ms; ` +
+      `door/direct ${Number(seq?.['door/direct']).toFixed(2)} sequential, ${Number(piped?.['door/direct']).toFixed(2)} with ${WINDOW} in flight`,
+  );
+}

@@ -1,0 +1,294 @@
+import { request } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+import { WebSocket } from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SERVICE_TOKEN,
+  startSessionTestApp,
+  type SessionTestApp,
+} from './test-support/session-test-app.js';
+
+// The CDP door from the outside: refusals at the socket, the frame policy, several clients at
+// once, HTTP discovery, and the private-network policy holding for contexts a client creates.
+
+let t: SessionTestApp;
+let canary: Server;
+let canaryHits = 0;
+let canaryPort = 0;
+let session: { id: string; cdpUrl: string };
+
+async function api(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${t.baseUrl}${path}`, {
+    method,
+    headers: { ...t.auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  t = await startSessionTestApp();
+  canary = createServer((_req, res) => {
+    canaryHits++;
+    res.end('canary');
+  });
+  await new Promise<void>((resolve) => canary.listen(0, '127.0.0.1', resolve));
+  canaryPort = (canary.address() as AddressInfo).port;
+  const created = await api('POST', '/v1/sessions', { url: t.fixture.url });
+  session = created.body as typeof session;
+});
+afterAll(async () => {
+  await t.close();
+  canary.closeAllConnections();
+  await new Promise<void>((resolve) => {
+    canary.close(() => {
+      resolve();
+    });
+  });
+  expect(canaryHits).toBe(0);
+});
+
+/** Tries a WebSocket upgrade; resolves with the HTTP status and body of a refusal, or 101. */
+function upgrade(path: string, method = 'GET'): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${t.baseUrl}${path}`, {
+      method,
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        origin: 'https://evil.example',
+      },
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve({ status: res.statusCode ?? 0, body: '' });
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A raw CDP client: sends one command and waits for the reply with its id. */
+async function rawClient(url: string) {
+  const ws = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  let next = 1;
+  const send = (frame: string | Record<string, unknown>, id?: number) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const want = id ?? (typeof frame === 'string' ? undefined : (frame['id'] as number));
+      const onMessage = (data: Buffer) => {
+        const reply = JSON.parse(data.toString()) as Record<string, unknown>;
+        if (reply['id'] === want || (want === undefined && 'error' in reply)) {
+          ws.off('message', onMessage);
+          resolve(reply);
+        }
+      };
+      ws.on('message', onMessage);
+      ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+    });
+  return {
+    ws,
+    command: (method: string, params: Record<string, unknown> = {}) =>
+      send({ id: next++, method, params }),
+    raw: (text: string, id?: number) => send(text, id),
+    close: () => {
+      ws.close();
+    },
+  };
+}
+
+describe('refusals at the socket (spec 1 §4.11, §7)', () => {
+  it('answers an HTTP status with no JSON and no WebSocket', async () => {
+    const token = new URL(session.cdpUrl).searchParams.get('token')!;
+    expect(await upgrade(`/v1/sessions/${session.id}/cdpx?token=${token}`)).toEqual({
+      status: 404,
+      body: '',
+    });
+    expect(await upgrade(`/v1/nothing?token=${token}`)).toEqual({ status: 404, body: '' });
+    expect(await upgrade(`/v1/sessions/${session.id}/cdp`)).toEqual({ status: 401, body: '' });
+    expect(await upgrade(`/v1/sessions/${session.id}/cdp?token=wrong`)).toEqual({
+      status: 401,
+      body: '',
+    });
+    // An unknown session: 404 only for a caller holding the service token.
+    expect(await upgrade(`/v1/sessions/nope/cdp?token=${token}`)).toEqual({
+      status: 401,
+      body: '',
+    });
+    expect(await upgrade(`/v1/sessions/nope/cdp?token=${SERVICE_TOKEN}`)).toEqual({
+      status: 404,
+      body: '',
+    });
+  });
+
+  it('accepts the session token and the service token, by GET or POST, whatever the Origin', async () => {
+    const token = new URL(session.cdpUrl).searchParams.get('token')!;
+    expect((await upgrade(`/v1/sessions/${session.id}/cdp?token=${token}`)).status).toBe(101);
+    expect(
+      (await upgrade(`/v1/sessions/${session.id}/cdp?token=${SERVICE_TOKEN}`, 'POST')).status,
+    ).toBe(101);
+  });
+});
+
+describe('the frame policy (issue 4)', () => {
+  it('refuses frames that would step around the proxy or touch the server filesystem', async () => {
+    const client = await rawClient(session.cdpUrl);
+    try {
+      const garbage = await client.raw('{"id": 7, "method": ', 7);
+      expect(garbage['error']).toMatchObject({ code: -32700 });
+      const refusals: [string, Record<string, unknown>][] = [
+        ['Target.createBrowserContext', { proxyServer: 'http://127.0.0.1:1' }],
+        ['Target.createBrowserContext', { proxyBypassList: '*' }],
+        ['Target.createTarget', { url: 'file:///etc/passwd' }],
+        ['Target.createTarget', { url: 'chrome://version' }],
+        ['Browser.setDownloadBehavior', { behavior: 'default' }],
+        ['Target.exposeDevToolsProtocol', { targetId: 'x' }],
+      ];
+      for (const [method, params] of refusals) {
+        const reply = await client.command(method, params);
+        const error = reply['error'] as { code: number; message: string };
+        expect(error.code, method).toBe(-32000);
+        expect(error.message, method).toMatch(/^havn: /);
+      }
+      const { targetInfos } = (await client.command('Target.getTargets'))['result'] as {
+        targetInfos: { targetId: string; type: string }[];
+      };
+      const page = targetInfos.find((info) => info.type === 'page')!;
+      const attached = await client.command('Target.attachToTarget', {
+        targetId: page.targetId,
+        flatten: true,
+      });
+      const sessionId = (attached['result'] as { sessionId: string }).sessionId;
+      const navigate = await client.raw(
+        JSON.stringify({
+          id: 900,
+          sessionId,
+          method: 'Page.navigate',
+          params: { url: 'file:///etc/passwd' },
+        }),
+        900,
+      );
+      expect(navigate).toMatchObject({ sessionId, error: { code: -32000 } });
+      // Allowed traffic still flows: evaluate in the page.
+      const evaluated = await client.raw(
+        JSON.stringify({
+          id: 901,
+          sessionId,
+          method: 'Runtime.evaluate',
+          params: { expression: '6*7' },
+        }),
+        901,
+      );
+      expect(evaluated).toMatchObject({ result: { result: { value: 42 } } });
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('several clients at once', () => {
+  it('counts attached clients and pages', async () => {
+    const a = await rawClient(session.cdpUrl);
+    const b = await puppeteer.connect({ browserWSEndpoint: session.cdpUrl, defaultViewport: null });
+    expect((await api('GET', `/v1/sessions/${session.id}`)).body).toMatchObject({
+      attached: 2,
+      pages: 1,
+    });
+    const page = await b.newPage();
+    expect((await api('GET', `/v1/sessions/${session.id}`)).body).toMatchObject({ pages: 2 });
+    await page.close();
+    await b.disconnect();
+    a.close();
+    await expect
+      .poll(async () => (await api('GET', `/v1/sessions/${session.id}`)).body['attached'])
+      .toBe(0);
+    expect((await api('GET', `/v1/sessions/${session.id}`)).body).toMatchObject({ pages: 1 });
+  });
+});
+
+describe('HTTP discovery and Playwright', () => {
+  it('serves json/version with the door as its socket, with and without the slash', async () => {
+    const token = new URL(session.cdpUrl).searchParams.get('token')!;
+    for (const path of ['json/version', 'json/version/']) {
+      const response = await fetch(`${t.baseUrl}/v1/sessions/${session.id}/${path}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as Record<string, string>;
+      expect(body['Browser']).toMatch(/Chrome/);
+      expect(body['webSocketDebuggerUrl']).toBe(session.cdpUrl);
+    }
+    expect((await fetch(`${t.baseUrl}/v1/sessions/${session.id}/json/version`)).status).toBe(401);
+  });
+
+  it('lets Playwright connectOverCDP list pages, open a context and a page, navigate and evaluate', async () => {
+    const token = new URL(session.cdpUrl).searchParams.get('token')!;
+    const browser = await chromium.connectOverCDP(`${t.baseUrl}/v1/sessions/${session.id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    try {
+      expect(
+        browser
+          .contexts()[0]!
+          .pages()
+          .map((p) => p.url()),
+      ).toEqual([`${t.fixture.url}/`]);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${t.fixture.url}/`);
+      expect(await page.evaluate('document.querySelector("#hello").textContent')).toBe(
+        'hello from the fixture',
+      );
+      // A context the client created is still behind the guard proxy.
+      const refused = await page.goto(`http://127.0.0.1:${canaryPort}/`).catch(() => null);
+      expect(refused === null ? 'failed' : String(refused.status())).toMatch(/^(failed|403)$/);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('keeps a puppeteer-created context behind the proxy and refuses its own proxy', async () => {
+    const browser = await puppeteer.connect({
+      browserWSEndpoint: session.cdpUrl,
+      defaultViewport: null,
+    });
+    try {
+      await expect(
+        browser.createBrowserContext({ proxyServer: `http://127.0.0.1:${canaryPort}` }),
+      ).rejects.toThrow(/proxyServer is not allowed/);
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      for (const host of [
+        `127.0.0.1:${canaryPort}`,
+        `[::ffff:7f00:1]:${canaryPort}`,
+        `2130706433:${canaryPort}`,
+      ]) {
+        const response = await page.goto(`http://${host}/`).catch(() => null);
+        expect(response === null || response.status() === 403, host).toBe(true);
+      }
+      await expect(page.goto('file:///etc/passwd')).rejects.toThrow(/only http\(s\) URLs/);
+      await context.close();
+    } finally {
+      await browser.disconnect();
+    }
+    expect(t.proxy.refusals.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,164 @@
+import { WebSocket } from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSessionTestApp, type SessionTestApp } from './test-support/session-test-app.js';
+
+// Leases (spec 1 §3.1, §4.5, §4.10): clamps, the reaper, CDP activity keeping a session alive,
+// MAX_SESSIONS, and the request checks in front of all of it.
+
+let t: SessionTestApp;
+
+beforeAll(async () => {
+  t = await startSessionTestApp({
+    maxSessions: 2,
+    ttlMs: 60_000,
+    maxTtlMs: 90_000,
+    reaperIntervalMs: 100,
+  });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function api(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = t.auth,
+) {
+  const response = await fetch(`${t.baseUrl}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+function leaseMs(descriptor: Record<string, unknown>): number {
+  return Date.parse(descriptor['expiresAt'] as string) - Date.now();
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('leases', () => {
+  it('clamps ttlMs at creation and touch, and touch without ttlMs reuses the session ttl', async () => {
+    const created = await api('POST', '/v1/sessions', { ttlMs: 10_000_000 });
+    expect(created.status).toBe(201);
+    const id = created.body['id'] as string;
+    const span =
+      Date.parse(created.body['expiresAt'] as string) -
+      Date.parse(created.body['createdAt'] as string);
+    expect(span).toBe(90_000);
+    const touched = await api('POST', `/v1/sessions/${id}/touch`, { ttlMs: 5000 });
+    expect(touched.status).toBe(200);
+    expect(leaseMs(touched.body)).toBeGreaterThan(3000);
+    expect(leaseMs(touched.body)).toBeLessThanOrEqual(5000);
+    const clamped = await api('POST', `/v1/sessions/${id}/touch`, { ttlMs: 10_000_000 });
+    expect(leaseMs(clamped.body)).toBeGreaterThan(85_000);
+    expect(leaseMs(clamped.body)).toBeLessThanOrEqual(90_000);
+    const again = await api('POST', `/v1/sessions/${id}/touch`, {});
+    expect(leaseMs(again.body)).toBeGreaterThan(85_000);
+    // GET does not refresh the lease (0-decisions §1).
+    const got = await api('GET', `/v1/sessions/${id}`);
+    expect(got.body['expiresAt']).toBe(again.body['expiresAt']);
+    expect((await api('DELETE', `/v1/sessions/${id}`)).status).toBe(200);
+  });
+
+  it('reaps an idle session as DELETE does, while CDP activity keeps another alive', async () => {
+    const idle = (await api('POST', '/v1/sessions', { ttlMs: 1500 })).body;
+    const busy = (await api('POST', '/v1/sessions', { ttlMs: 1500 })).body;
+    const ws = new WebSocket(busy['cdpUrl'] as string);
+    await new Promise((resolve) => ws.once('open', resolve));
+    const closed = new Promise<number>((resolve) => {
+      ws.once('close', (code) => {
+        resolve(code);
+      });
+    });
+    for (let i = 1; i <= 8; i++) {
+      ws.send(JSON.stringify({ id: i, method: 'Browser.getVersion' }));
+      await sleep(400);
+    }
+    expect((await api('GET', `/v1/sessions/${idle['id'] as string}`)).status).toBe(404);
+    expect((await api('GET', `/v1/sessions/${busy['id'] as string}`)).status).toBe(200);
+    // Quiet now: the lease runs out, the session is reaped and its client disconnected.
+    expect(await closed).toBe(1001);
+    expect((await api('GET', `/v1/sessions/${busy['id'] as string}`)).status).toBe(404);
+    expect(t.manager.liveCount()).toBe(0);
+  });
+
+  it('answers 429 past MAX_SESSIONS and frees the slot on DELETE', async () => {
+    const a = await api('POST', '/v1/sessions', {});
+    const b = await api('POST', '/v1/sessions', {});
+    expect([a.status, b.status]).toEqual([201, 201]);
+    const c = await api('POST', '/v1/sessions', {});
+    expect(c).toEqual({ status: 429, body: { error: 'MAX_SESSIONS (2) reached' } });
+    expect((await api('GET', '/v1/sessions')).body['sessions']).toHaveLength(2);
+    await api('DELETE', `/v1/sessions/${a.body['id'] as string}`);
+    const d = await api('POST', '/v1/sessions', {});
+    expect(d.status).toBe(201);
+    await api('DELETE', `/v1/sessions/${b.body['id'] as string}`);
+    await api('DELETE', `/v1/sessions/${d.body['id'] as string}`);
+  });
+});
+
+describe('request checks', () => {
+  it('answers 401 without the service token, and a session token opens no API route', async () => {
+    expect((await api('GET', '/v1/sessions', undefined, {})).status).toBe(401);
+    expect(
+      (await api('GET', '/v1/sessions', undefined, { authorization: 'Bearer nope' })).body,
+    ).toEqual({
+      error: 'invalid token',
+    });
+    const created = await api('POST', '/v1/sessions', {});
+    const token = new URL(created.body['cdpUrl'] as string).searchParams.get('token')!;
+    const id = created.body['id'] as string;
+    expect(
+      (await api('DELETE', `/v1/sessions/${id}`, undefined, { authorization: `Bearer ${token}` }))
+        .status,
+    ).toBe(401);
+    await api('DELETE', `/v1/sessions/${id}`);
+    // Dead with its session.
+    expect(
+      (
+        await api('GET', `/v1/sessions/${id}/json/version`, undefined, {
+          authorization: `Bearer ${token}`,
+        })
+      ).status,
+    ).toBe(401);
+  });
+
+  it('answers 400 naming the field, before any browser starts', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ ttlMs: 10 }, /ttlMs/],
+      [{ record: { fps: 60 } }, /fps/],
+      [{ profile: 'nope' }, /^profile: /],
+      [{ url: 'file:///etc/passwd' }, /^url: only http and https/],
+      [
+        { url: 'http://127.0.0.1:9/' },
+        /^url: host 127\.0\.0\.1 resolves to 127\.0\.0\.1, which is in the refused range loopback/,
+      ],
+      [{ url: 'http://2130706433/' }, /refused range loopback/],
+      [{ labels: { a: { b: 1 } } }, /labels/],
+    ];
+    for (const [body, message] of cases) {
+      const response = await api('POST', '/v1/sessions', body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body['error']).toMatch(message);
+    }
+    expect(t.manager.liveCount()).toBe(0);
+  });
+
+  it('answers 404 for an unknown session on every route', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/sessions/nope'],
+      ['DELETE', '/v1/sessions/nope'],
+      ['POST', '/v1/sessions/nope/touch'],
+      ['POST', '/v1/sessions/nope/screenshot'],
+    ] as const) {
+      const response = await api(method, path, method === 'POST' ? {} : undefined);
+      expect(response, `${method} ${path}`).toEqual({
+        status: 404,
+        body: { error: 'no session nope' },
+      });
+    }
+  });
+});
