@@ -1,0 +1,77 @@
+// The fast path (no commander) and commander must agree: the same invocation gives the same
+// query, output and exit code either way. A trailing `--` sends an invocation to commander.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CliContext } from './context.js';
+import { tryFastPath } from './fast-path.js';
+import { FAKE_TOKEN, FakeAppInsights, table } from './test-support/fake-app-insights.js';
+import { havn, signedInConfigDir } from './test-support/run-havn.js';
+
+let fake: FakeAppInsights;
+let config: { dir: string; cleanup: () => Promise<void> };
+
+beforeAll(async () => {
+  fake = await FakeAppInsights.start();
+  config = await signedInConfigDir(fake.url, FAKE_TOKEN);
+});
+afterAll(async () => {
+  await fake.close();
+  await config.cleanup();
+});
+beforeEach(() => {
+  fake.reset();
+  fake.fallback = {
+    body: table(
+      [
+        ['timestamp', 'datetime'],
+        ['message', 'string'],
+        ['severityLevel', 'int'],
+        ['success', 'bool'],
+      ],
+      [['2026-11-21T10:00:00Z', 'hello', '2', 'False']],
+    ),
+  };
+});
+
+describe('fast path and commander agree', () => {
+  it.each([
+    [['errors', 'api', '--since=6h', '--limit', '3', '-v', '--operation-id', 'op']],
+    [['traces', '--has-error', '--format', 'jsonl']],
+    [['logs', 'worker', '--severity', 'Warning', '--trace-id', 't', '--verbose']],
+    [['spans', '--operation-id', 'op-1', '--format=csv']],
+    [['logs', '--severity', 'nope']],
+    [['spans']],
+  ])('otel %j', async (args) => {
+    const fast = await havn(['otel', ...args], { configDir: config.dir });
+    const fastBodies = fake.requests.map((r) => r.body);
+    fake.requests.length = 0;
+    const slow = await havn(['otel', ...args, '--'], { configDir: config.dir });
+    expect(fake.requests.map((r) => r.body)).toEqual(fastBodies);
+    // -v prints the window's start time, which moves between the two runs.
+    const steady = (r: typeof fast) => ({
+      ...r,
+      stderr: r.stderr.replace(/since \S+Z/, 'since T'),
+    });
+    expect(steady(slow)).toEqual(steady(fast));
+  });
+});
+
+describe('tryFastPath', () => {
+  const ctx = {} as CliContext; // never used: every case below must decline before running
+  it.each([
+    [['configure', 'telemetry']],
+    [['otel']],
+    [['otel', 'nope']],
+    [['otel', 'errors', '--help']],
+    [['otel', 'errors', '-h']],
+    [['otel', 'errors', '--', 'x']],
+    [['otel', 'errors', 'a', 'b']],
+    [['otel', 'errors', '--limit']],
+    [['otel', 'errors', '--limit', '-1']],
+    [['otel', 'errors', '-vx']],
+    [['otel', 'errors', '--has-error']],
+    [['otel', 'errors', '--verbose=yes']],
+    [['otel', 'spans', 'positional']],
+  ])('leaves %j to commander', async (argv) => {
+    expect(await tryFastPath(argv, ctx)).toBe(false);
+  });
+});
