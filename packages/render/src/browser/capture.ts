@@ -94,7 +94,7 @@ export async function capture(
   control: CaptureControl,
 ): Promise<Buffer> {
   const { profile } = job;
-  const { context, crashed } = await browser.newContext({
+  const { context, crashed, close } = await browser.newContext({
     viewport: profile.viewport,
     deviceScaleFactor: profile.deviceScaleFactor,
     isMobile: profile.isMobile,
@@ -109,7 +109,7 @@ export async function capture(
     serviceWorkers: 'block',
     acceptDownloads: false,
   });
-  const onAbort = () => void context.close().catch(() => undefined);
+  const onAbort = () => void close();
   control.signal.addEventListener('abort', onAbort, { once: true });
   const state = { pageCrashed: false };
   try {
@@ -126,7 +126,7 @@ export async function capture(
     throw err;
   } finally {
     control.signal.removeEventListener('abort', onAbort);
-    await context.close().catch(() => undefined);
+    await close();
   }
 }
 
@@ -168,22 +168,13 @@ async function run(
     if (err instanceof errors.TimeoutError || control.signal.aborted) throw err;
     throw new NavigationError(navigationReason(err));
   }
-  control.checkNavigation(navigations);
-  if (job.waitForSelector !== undefined) {
-    try {
-      await page.waitForSelector(job.waitForSelector, { timeout: remaining(deadline) });
-    } catch (err) {
-      if (err instanceof errors.TimeoutError || control.signal.aborted) throw err;
-      throw new CaptureInputError(
-        'waitForSelector',
-        `is not a valid selector: ${navigationReason(err)}`,
-      );
-    }
+  try {
+    await settle(page, job, control);
+  } catch (err) {
+    // A page that navigated away mid-wait fails its waits; say why if the proxy knows.
+    control.checkNavigation(navigations);
+    throw err;
   }
-  if (job.styles !== undefined) await page.addStyleTag({ content: job.styles });
-  if (job.waitForFonts) await page.evaluate('document.fonts.ready.then(() => undefined)');
-  if (job.waitForTimeout)
-    await page.waitForTimeout(Math.min(job.waitForTimeout, remaining(deadline)));
   // A late main-frame navigation (meta refresh, script) must not slip past the policy either.
   control.checkNavigation(navigations);
   if (job.format === 'pdf') {
@@ -223,4 +214,30 @@ async function run(
     fullPage: job.fullPage ?? false,
     ...(job.clip !== undefined && { clip: job.clip }),
   });
+}
+
+/** The waits between navigation and capture: selector, styles, fonts, flat wait. */
+async function settle(page: Page, job: CaptureJob, control: CaptureControl): Promise<void> {
+  const { deadline } = control;
+  if (job.waitForSelector !== undefined) {
+    try {
+      await page.waitForSelector(job.waitForSelector, { timeout: remaining(deadline) });
+    } catch (err) {
+      if (err instanceof errors.TimeoutError || control.signal.aborted) throw err;
+      throw new CaptureInputError(
+        'waitForSelector',
+        `is not a valid selector: ${navigationReason(err)}`,
+      );
+    }
+  }
+  if (job.styles !== undefined) await page.addStyleTag({ content: job.styles });
+  if (job.waitForFonts) {
+    // A document replaced mid-wait (script navigation) has no fonts to wait for: not a failure.
+    await page.evaluate('document.fonts.ready.then(() => undefined)').catch((err: unknown) => {
+      if (err instanceof errors.TimeoutError || control.signal.aborted) throw err;
+    });
+  }
+  if (job.waitForTimeout) {
+    await page.waitForTimeout(Math.min(job.waitForTimeout, remaining(deadline)));
+  }
 }

@@ -101,7 +101,7 @@ export class WarmBrowser {
    */
   async newContext(
     options: BrowserContextOptions,
-  ): Promise<{ context: BrowserContext; crashed: () => boolean }> {
+  ): Promise<{ context: BrowserContext; crashed: () => boolean; close: () => Promise<void> }> {
     const live = await this.#current();
     const wedgeMs = this.#options.wedgeTimeoutMs ?? 10_000;
     let timer: NodeJS.Timeout | undefined;
@@ -114,13 +114,39 @@ export class WarmBrowser {
     });
     try {
       const context = await Promise.race([live.browser.newContext(options), wedged]);
-      return { context, crashed: () => live.crashed || !live.browser.isConnected() };
+      return {
+        context,
+        crashed: () => live.crashed || !live.browser.isConnected(),
+        close: () => this.#closeContext(live, context),
+      };
     } catch (err) {
       if (live.crashed || !live.browser.isConnected()) throw new BrowserCrashedError();
       throw err;
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Closes a context; a browser that cannot do that in time counts as wedged and is replaced. */
+  #closeContext(live: Live, context: BrowserContext): Promise<void> {
+    const wedgeMs = this.#options.wedgeTimeoutMs ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    const wedged = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        if (!live.crashed) {
+          this.#options.log.error(
+            { pid: live.pid },
+            'browser wedged closing a context; killing it',
+          );
+          this.#kill(live);
+        }
+        resolve();
+      }, wedgeMs);
+    });
+    const closing = context.close().catch(() => undefined);
+    return Promise.race([closing, wedged]).finally(() => {
+      clearTimeout(timer);
+    });
   }
 
   #kill(live: Live): void {

@@ -131,7 +131,12 @@ export class RenderService {
       clearTimeout(deadlineTimer);
       clientSignal.removeEventListener('abort', onClient);
       // Keep the slot until the browser has let go of the context (or the grace runs out).
-      if (timedOut.value) await work.catch(() => undefined);
+      if (timedOut.value) {
+        await Promise.race([
+          work.catch(() => undefined),
+          new Promise((resolve) => setTimeout(resolve, SLOT_GRACE_MS)),
+        ]);
+      }
     }
   }
 

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { html, startFixtureServer, type FixtureServer } from '../test-support/fixture-server.js';
+import { startService, type TestService } from '../test-support/service.js';
+
+// The render queue and deadlines (spec 1 §3.2, 0-decisions §1) with real Chromium: one slot, a
+// page that never finishes loading, and a browser that gets killed mid-render.
+
+const QUEUE_TIMEOUT_MS = 1500;
+const RENDER_TIMEOUT_MS = 3000;
+
+let svc: TestService;
+let site: FixtureServer;
+
+interface Health {
+  renders: { inFlight: number; queued: number };
+}
+
+async function health(): Promise<Health> {
+  return (await (await svc.call('/healthz', { auth: false })).json()) as Health;
+}
+
+async function until(check: (h: Health) => boolean, timeoutMs = 10_000): Promise<Health> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const h = await health();
+    if (check(h)) return h;
+    if (Date.now() > end) throw new Error(`health never matched: ${JSON.stringify(h)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function start(body: unknown, signal?: AbortSignal) {
+  return svc
+    .call('/v1/render', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      ...(signal && { signal }),
+    })
+    .then(async (res) => ({
+      status: res.status,
+      body: (await res.json()) as Record<string, unknown>,
+    }));
+}
+
+/** The pid of the warm browser, as the service logged it at launch. */
+function browserPid(): number {
+  const launched = svc.logs
+    .map((l) => JSON.parse(l) as { msg?: string; pid?: number })
+    .filter((l) => l.msg === 'browser launched');
+  const pid = launched.at(-1)?.pid;
+  if (pid === undefined) throw new Error('no browser launched yet');
+  return pid;
+}
+
+beforeAll(async () => {
+  site = await startFixtureServer({
+    '/ok': html('<p>ok</p>'),
+    // Never answers: navigation waits until the deadline.
+    '/hang': () => undefined,
+  });
+  svc = await startService({
+    ALLOWED_HOSTS: 'localhost',
+    MAX_CONCURRENCY: '1',
+    QUEUE_TIMEOUT_MS: String(QUEUE_TIMEOUT_MS),
+    RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS),
+  });
+});
+
+afterAll(async () => {
+  await svc.close();
+  await site.close();
+});
+
+describe('deadlines and the queue', () => {
+  it('answers 504 when navigation exceeds RENDER_TIMEOUT_MS', async () => {
+    const started = Date.now();
+    const { status, body } = await start({ url: `${site.origin}/hang` });
+    expect(status).toBe(504);
+    expect(body).toEqual({ error: `render timed out after ${RENDER_TIMEOUT_MS} ms` });
+    expect(Date.now() - started).toBeLessThan(RENDER_TIMEOUT_MS + 5000);
+  });
+
+  it('queues behind a busy slot, shows it in health, and answers 503 after QUEUE_TIMEOUT_MS', async () => {
+    const first = start({ url: `${site.origin}/hang` });
+    await until((h) => h.renders.inFlight === 1);
+    const second = start({ html: '<p>waiting</p>' });
+    const waiting = await until((h) => h.renders.queued === 1);
+    expect(waiting.renders).toEqual({ inFlight: 1, queued: 1 });
+    const queued = await second;
+    expect(queued.status).toBe(503);
+    expect(queued.body.error).toMatch(/queue/);
+    expect((await first).status).toBe(504);
+    expect((await health()).renders).toEqual({ inFlight: 0, queued: 0 });
+  });
+
+  it('frees the slot when a client disconnects while rendering or queued', async () => {
+    const running = new AbortController();
+    const first = start({ url: `${site.origin}/hang` }, running.signal).catch(() => 'aborted');
+    await until((h) => h.renders.inFlight === 1);
+    const queuedClient = new AbortController();
+    const second = start({ html: '<p>x</p>' }, queuedClient.signal).catch(() => 'aborted');
+    await until((h) => h.renders.queued === 1);
+    queuedClient.abort();
+    expect(await second).toBe('aborted');
+    await until((h) => h.renders.queued === 0 && h.renders.inFlight === 1);
+    const abortedAt = Date.now();
+    running.abort();
+    expect(await first).toBe('aborted');
+    await until((h) => h.renders.inFlight === 0);
+    // Freed at once, not at the render deadline.
+    expect(Date.now() - abortedAt).toBeLessThan(RENDER_TIMEOUT_MS);
+    const next = await start({ html: '<p>next</p>', return: 'base64' });
+    expect(next.status).toBe(200);
+  });
+
+  it('puts a profile that times out into its own batch slot', async () => {
+    const res = await svc.post('/v1/render/batch', {
+      html: `<body><script>if (innerWidth < 1200) document.write('<img src="${site.origin}/hang">')</script></body>`,
+      profiles: ['desktop', 'mobile'],
+    });
+    expect(res.status).toBe(200);
+    const [desktop, mobile] = res.body.results as Record<string, unknown>[];
+    expect(desktop).toHaveProperty('artifact');
+    expect(mobile).toEqual({
+      profile: 'mobile',
+      error: `render timed out after ${RENDER_TIMEOUT_MS} ms`,
+    });
+  });
+});
+
+describe('a browser crash', () => {
+  it('fails the render in flight with a clear error, relaunches, and keeps serving', async () => {
+    await start({ html: '<p>warm</p>' });
+    const hangsBefore = site.hits.get('/hang') ?? 0;
+    const inFlight = start({ url: `${site.origin}/hang` });
+    // Wait until the page is really loading in the browser, then kill it.
+    while ((site.hits.get('/hang') ?? 0) === hangsBefore)
+      await new Promise((r) => setTimeout(r, 20));
+    // Kill the browser process as the OOM killer would.
+    process.kill(browserPid(), 'SIGKILL');
+    const failed = await inFlight;
+    expect(failed.status).toBe(502);
+    expect(failed.body.error).toMatch(/browser crashed/);
+    const after = await start({ html: '<p>after</p>', return: 'base64' });
+    expect(after.status).toBe(200);
+    expect((await health()).renders).toEqual({ inFlight: 0, queued: 0 });
+  });
+});
