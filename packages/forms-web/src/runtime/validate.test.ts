@@ -1,0 +1,78 @@
+// The validation rules of docs/definition-format.md and the answers the runtime sends for them.
+import { describe, expect, it } from 'vitest';
+import type { Question } from './definition.js';
+import { toAnswer, validateAnswer } from './validate.js';
+
+const q = <T extends Question>(question: Omit<T, 'logicalName' | 'label'>): Question =>
+  ({ logicalName: 'x', label: 'X', ...question }) as Question;
+
+describe('validateAnswer', () => {
+  it('requires what is required, per type, and lets optional questions stay empty', () => {
+    expect(validateAnswer(q({ type: 'text', required: true }), '   ')).toBe(
+      'This field is required.',
+    );
+    expect(validateAnswer(q({ type: 'text' }), '')).toBeNull();
+    expect(validateAnswer(q({ type: 'consent', required: true }), false)).toBe(
+      'Tick this box to continue.',
+    );
+    const options = [{ value: 'a', label: 'A' }];
+    expect(validateAnswer(q({ type: 'choice', required: true, options }), '')).toBe(
+      'Choose an option.',
+    );
+    expect(validateAnswer(q({ type: 'choice', required: true, multiple: true, options }), [])).toBe(
+      'Choose at least one option.',
+    );
+  });
+
+  it('checks lengths in code points and patterns against the whole value', () => {
+    const text = q({ type: 'text', minLength: 2, maxLength: 3, pattern: '[a-z]+' });
+    expect(validateAnswer(text, 'a')).toBe('Use at least 2 characters.');
+    expect(validateAnswer(text, 'abcd')).toBe('Use at most 3 characters.');
+    expect(validateAnswer(text, 'ab1')).toBe('Use the expected format.');
+    expect(validateAnswer(text, 'abc')).toBeNull();
+    // Three emoji are three characters, not six UTF-16 units.
+    expect(validateAnswer(q({ type: 'textarea', maxLength: 3 }), '😀😀😀')).toBeNull();
+    expect(validateAnswer(q({ type: 'text', maxLength: 1 }), 'ab')).toBe(
+      'Use at most 1 character.',
+    );
+  });
+
+  it('never locks people out over a pattern the browser cannot compile', () => {
+    expect(validateAnswer(q({ type: 'text', pattern: '([' }), 'anything')).toBeNull();
+  });
+
+  it('checks email, number bounds and steps, dates and selection counts', () => {
+    expect(validateAnswer(q({ type: 'email' }), 'ada@example')).toBe(
+      'Enter an email address like name@example.com.',
+    );
+    expect(validateAnswer(q({ type: 'email' }), 'ada@example.com')).toBeNull();
+    const seats = q({ type: 'number', min: 1, max: 10, step: 2 });
+    expect(validateAnswer(seats, '0')).toBe('Enter a number of at least 1.');
+    expect(validateAnswer(seats, '11')).toBe('Enter a number of at most 10.');
+    expect(validateAnswer(seats, '4')).toBe('Enter a number in steps of 2 from 1.');
+    expect(validateAnswer(seats, '5')).toBeNull();
+    expect(validateAnswer(q({ type: 'number', step: 0.1 }), '0.3')).toBeNull();
+    expect(validateAnswer(seats, '', true)).toBe('Enter a number.');
+    const date = q({ type: 'date', min: '2026-01-01', max: '2026-12-31' });
+    expect(validateAnswer(date, '2025-12-31')).toBe('Choose a date on or after 2026-01-01.');
+    expect(validateAnswer(date, '2027-01-01')).toBe('Choose a date on or before 2026-12-31.');
+    expect(validateAnswer(date, '2026-06-01')).toBeNull();
+    const options = ['a', 'b', 'c'].map((v) => ({ value: v, label: v }));
+    const pick = q({ type: 'choice', multiple: true, minSelected: 2, maxSelected: 2, options });
+    expect(validateAnswer(pick, ['a'])).toBe('Choose at least 2 options.');
+    expect(validateAnswer(pick, ['a', 'b', 'c'])).toBe('Choose at most 2 options.');
+    expect(validateAnswer(pick, ['a', 'b'])).toBeNull();
+  });
+});
+
+describe('toAnswer', () => {
+  it('omits unanswered questions and types the rest as the submission body wants', () => {
+    expect(toAnswer(q({ type: 'text' }), '')).toBeUndefined();
+    expect(toAnswer(q({ type: 'number' }), '12.5')).toBe(12.5);
+    expect(toAnswer(q({ type: 'consent' }), false)).toBe(false);
+    const options = [{ value: 'a', label: 'A' }];
+    expect(toAnswer(q({ type: 'choice', options }), 'a')).toBe('a');
+    expect(toAnswer(q({ type: 'choice', multiple: true, options }), ['a'])).toEqual(['a']);
+    expect(toAnswer(q({ type: 'choice', multiple: true, options }), [])).toBeUndefined();
+  });
+});
