@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Question } from './definition.js';
 import { toAnswer, validateAnswer } from './validate.js';
 
-const q = <T extends Question>(question: Omit<T, 'logicalName' | 'label'>): Question =>
+// A question of the given type with the given extra fields (the server validated the shape).
+const q = (question: { type: Question['type'] } & Record<string, unknown>): Question =>
   ({ logicalName: 'x', label: 'X', ...question }) as Question;
 
 describe('validateAnswer', () => {
