@@ -22,7 +22,8 @@ interface ConfigureOptions {
 export function registerConfigure(program: Command, ctx: CliContext): void {
   const configure = program
     .command('configure')
-    .description('Store settings the other commands use.');
+    .description('Store settings the other commands use.')
+    .addHelpText('after', '\nExample:\n  havn configure telemetry --app-id <application id>');
   configure
     .command('telemetry')
     .description('Set the Application Insights app that the otel commands query.')

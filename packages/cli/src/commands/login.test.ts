@@ -77,6 +77,22 @@ describe('havn login --with-token', () => {
   });
 });
 
+describe('havn login option checks', () => {
+  it.each([
+    [
+      ['--authority', 'https://login.example/t', '--tenant', 'x'],
+      'Give the tenant inside --authority',
+    ],
+    [['--authority', 'https://login.example'], '--authority must be an https URL with a tenant'],
+    [['--with-token', '--tenant', 'x'], 'do not apply to --with-token'],
+    [['--azure-cli', '--client-id', 'x'], 'do not apply to --azure-cli'],
+  ])('refuses %j with exit 2', async (args, message) => {
+    const r = await run(['login', ...args], 'token');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+});
+
 describe('havn logout', () => {
   it('forgets the token: the next query is not authenticated', async () => {
     await run(['login', '--with-token'], FAKE_TOKEN);

@@ -77,3 +77,34 @@ export function jwtWithExpiry(exp: number): string {
 
 /** ANSI escape sequences (colour codes) in `text`. */
 export const ANSI = new RegExp(`${String.fromCharCode(27)}\\[`);
+
+/**
+ * Runs the binary with stdout on a pseudo-terminal (util-linux `script`), to see what a person at
+ * a terminal sees. Output lines end in CRLF there.
+ */
+export async function havnOnTerminal(
+  args: readonly string[],
+  options: HavnOptions,
+): Promise<HavnResult> {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, HAVN_BIN, ...args].map(quote).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: options.configDir,
+      HAVN_CONFIG_DIR: options.configDir,
+      TERM: 'xterm-256color',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  return { code, stdout, stderr };
+}

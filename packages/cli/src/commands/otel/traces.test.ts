@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_TOKEN, FakeAppInsights, table } from '../../test-support/fake-app-insights.js';
-import { ANSI, havn, signedInConfigDir } from '../../test-support/run-havn.js';
+import { ANSI, havn, havnOnTerminal, signedInConfigDir } from '../../test-support/run-havn.js';
 
 const COLUMNS = [
   ['timestamp', 'datetime'],
@@ -102,5 +102,28 @@ describe('havn otel traces', () => {
     const r = await havn(['otel', 'traces'], { configDir: config.dir, env: { FORCE_COLOR: '1' } });
     expect(r.stdout).toContain('✗');
     expect(r.stdout).not.toMatch(ANSI);
+  });
+
+  it('on a terminal: green check and red cross; NO_COLOR and Json stay plain', async () => {
+    fake.reply(
+      { body: table(COLUMNS, ROWS) },
+      { body: table(COLUMNS, ROWS) },
+      { body: table(COLUMNS, ROWS) },
+    );
+    const tty = await havnOnTerminal(['otel', 'traces'], { configDir: config.dir });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toContain('\u001b[32m✓\u001b[39m');
+    expect(tty.stdout).toContain('\u001b[31m✗\u001b[39m');
+    const plain = await havnOnTerminal(['otel', 'traces'], {
+      configDir: config.dir,
+      env: { NO_COLOR: '1' },
+    });
+    expect(plain.stdout).toContain('✗');
+    expect(plain.stdout).not.toMatch(ANSI);
+    const json = await havnOnTerminal(['otel', 'traces', '--format', 'Json'], {
+      configDir: config.dir,
+    });
+    expect(json.stdout).not.toMatch(ANSI);
+    expect(JSON.parse(json.stdout)).toHaveLength(3);
   });
 });
