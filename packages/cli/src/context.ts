@@ -12,7 +12,8 @@ export interface CliContext {
   readonly color: boolean;
   readonly stdout: TextSink;
   readonly stderr: TextSink;
-  readonly stdin: NodeJS.ReadableStream;
+  // A function: touching process.stdin creates the stream, which only `login --with-token` needs.
+  readonly stdin: () => NodeJS.ReadableStream;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
 }

@@ -12,7 +12,7 @@ const ctx: CliContext = {
   ...environment,
   stdout: process.stdout,
   stderr: process.stderr,
-  stdin: process.stdin,
+  stdin: () => process.stdin,
   now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };

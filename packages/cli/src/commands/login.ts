@@ -84,7 +84,11 @@ async function login(ctx: CliContext, o: LoginOptions): Promise<void> {
 
 async function tokenFromStdin(ctx: CliContext, apiUrl: string): Promise<StoredCredential> {
   const chunks: Buffer[] = [];
-  for await (const chunk of ctx.stdin) {
+  const stdin = ctx.stdin();
+  if ((stdin as { isTTY?: boolean }).isTTY === true) {
+    ctx.stderr.write('Paste the access token, then press Enter and Ctrl-D:\n');
+  }
+  for await (const chunk of stdin) {
     chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   }
   const token = Buffer.concat(chunks).toString('utf8').trim();
