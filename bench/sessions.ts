@@ -1,20 +1,18 @@
 // bench/sessions (issue 4): (a) time from POST /v1/sessions to 201, p50/p95 over 20 sessions;
 // (b) CDP round trips per second through the door against the same browser's own DevTools socket,
-// and the ratio door/direct. Built on the sessions plugin in a Fastify app of its own, with real
-// Chromium behind a guard proxy, so it runs before (and independently of) the service's wiring.
+// and the ratio door/direct. The real render service (composeServer + the sessions extension, real
+// Chromium behind the guard proxy) runs in a child process; this process is the client.
 import { fork } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import Fastify from 'fastify';
 import { WebSocket } from 'ws';
-import { createLogger, installErrorHandler } from '@havn/shared';
-import { SessionManager, sessionRoutes } from '../packages/render/src/sessions/index.js';
-import { MemoryArtifactStore } from '../packages/render/src/sessions/test-support/memory-artifact-store.js';
-import {
-  startTestGuardProxy,
-  testLaunchArgs,
-} from '../packages/render/src/sessions/test-support/guard-proxy.js';
-import { testResolveProfile } from '../packages/render/src/sessions/test-support/session-test-app.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@havn/shared';
+import { composeServer } from '../packages/render/src/compose.js';
+import { loadConfig } from '../packages/render/src/config.js';
+import { sessionsExtension } from '../packages/render/src/sessions/sessions-extension.js';
 import { percentile, printSummary, printTable } from './lib/harness.js';
 
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -30,34 +28,28 @@ const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium-headless
  */
 async function serve(): Promise<void> {
   const send = (msg: object) => process.send?.(msg);
-  const proxy = await startTestGuardProxy({ allowedHosts: [], allowPrivate: false });
-  const manager = new SessionManager({
-    config: {
-      maxSessions: 4,
-      ttlMs: 300_000,
-      maxTtlMs: 3_600_000,
-      publicBaseUrl: undefined,
-      ffmpegPath: process.env['FFMPEG_PATH'] ?? 'ffmpeg',
-    },
-    chromiumPath,
-    chromiumArgs: testLaunchArgs(proxy.url),
-    artifacts: new MemoryArtifactStore(),
-    log: createLogger({ name: 'bench-sessions', level: 'silent' }),
-    resolveProfile: testResolveProfile,
-    hostPolicy: { allowedHosts: [], allowPrivate: false },
-    allowInsecureTls: false,
-    serviceToken: TOKEN,
+  const dir = await mkdtemp(join(tmpdir(), 'havn-bench-sessions-'));
+  const config = loadConfig({
+    PATH: process.env['PATH'],
+    BROWSER_API_TOKEN: TOKEN,
+    ARTIFACT_DIR: join(dir, 'artifacts'),
+    MAX_SESSIONS: '4',
+    CHROMIUM_PATH: chromiumPath,
+    FFMPEG_PATH: process.env['FFMPEG_PATH'],
   });
-  const app = Fastify({ logger: false });
-  installErrorHandler(app);
-  await app.register(sessionRoutes, { manager });
+  const sessions = sessionsExtension();
+  const app = await composeServer({
+    config,
+    log: createLogger({ name: 'bench-sessions', level: 'silent' }),
+    extensions: [sessions],
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.on('message', (msg: { type: 'direct'; id: string } | { type: 'stop' }) => {
     if (msg.type === 'direct') {
-      send({ direct: manager.get(msg.id)?.browserWsEndpoint ?? '' });
+      send({ direct: sessions.manager()?.get(msg.id)?.browserWsEndpoint ?? '' });
     } else {
       void app.close().then(async () => {
-        await proxy.close();
+        await rm(dir, { recursive: true, force: true });
         send({ stopped: true });
         process.disconnect();
       });

@@ -289,6 +289,6 @@ describe('HTTP discovery and Playwright', () => {
     } finally {
       await browser.disconnect();
     }
-    expect(t.proxy.refusals.length).toBeGreaterThan(0);
+    expect(t.refusals.length).toBeGreaterThan(0);
   });
 });

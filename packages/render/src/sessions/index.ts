@@ -7,3 +7,4 @@ export {
   type CreateSessionInput,
 } from './session-manager.js';
 export { sessionConfigShape, sessionConfigFromEnv, type SessionConfig } from './session-config.js';
+export { sessionsExtension, type SessionsExtensionOverrides } from './sessions-extension.js';

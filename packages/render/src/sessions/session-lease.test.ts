@@ -106,7 +106,7 @@ describe('request checks', () => {
     expect(
       (await api('GET', '/v1/sessions', undefined, { authorization: 'Bearer nope' })).body,
     ).toEqual({
-      error: 'invalid token',
+      error: 'missing or invalid token',
     });
     const created = await api('POST', '/v1/sessions', {});
     const token = new URL(created.body['cdpUrl'] as string).searchParams.get('token')!;
@@ -131,7 +131,7 @@ describe('request checks', () => {
       [{ ttlMs: 10 }, /ttlMs/],
       [{ record: { fps: 60 } }, /fps/],
       [{ profile: 'nope' }, /^profile: /],
-      [{ url: 'file:///etc/passwd' }, /^url: only http and https/],
+      [{ url: 'file:///etc/passwd' }, /^url must use http or https/],
       [
         { url: 'http://127.0.0.1:9/' },
         /^url: host 127\.0\.0\.1 resolves to 127\.0\.0\.1, which is in the refused range loopback/,

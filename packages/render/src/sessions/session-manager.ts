@@ -5,7 +5,7 @@ import { HttpError, randomToken, tokensEqual, type Logger } from '@havn/shared';
 import type { HostPolicy } from '@havn/shared';
 import { SessionBrowser, type SessionCookie } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, ArtifactStore, Labels } from '../artifacts/artifact-store.js';
-import { checkSessionUrl } from './session-url.js';
+import { checkRenderUrl } from '../netguard/url-check.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recorder.js';
 import { Session } from './session.js';
 import type { SessionConfig } from './session-config.js';
@@ -110,7 +110,7 @@ export class SessionManager {
   async create(input: CreateSessionInput): Promise<{ session: Session; token: string }> {
     if (!this.accepting) throw new HttpError(503, 'the service is shutting down');
     const profile = this.deps.resolveProfile(input.profile);
-    if (input.url !== undefined) await checkSessionUrl(input.url, this.deps.hostPolicy);
+    if (input.url !== undefined) await checkRenderUrl(input.url, this.deps.hostPolicy);
     const used = this.sessions.size + this.closingSessions.size + this.starting;
     if (used >= this.deps.config.maxSessions) {
       throw new HttpError(429, `MAX_SESSIONS (${this.deps.config.maxSessions}) reached`);

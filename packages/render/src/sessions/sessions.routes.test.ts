@@ -126,7 +126,7 @@ describe('a recorded session, create → attach → drive → screenshot → del
       contentType: 'image/png',
       labels: { job: 'e2e', label: 'after-nav' },
     });
-    const png = t.store.items.get(shot.body['id'] as string)!.bytes;
+    const png = await t.bytes(shot.body['id'] as string);
     expect(png.readUInt32BE(16)).toBe(800);
     expect(png.readUInt32BE(20)).toBe(600);
     const element = await api('POST', `/v1/sessions/${session.id}/screenshot`, {
@@ -162,7 +162,7 @@ describe('a recorded session, create → attach → drive → screenshot → del
     expect(artifacts.map((a) => a.contentType)).toEqual(['image/png', 'image/jpeg', 'video/mp4']);
     const video = artifacts[2]!;
     expect(video.labels).toEqual({ job: 'e2e' });
-    const mp4 = t.store.items.get(video.id)!.bytes;
+    const mp4 = await t.bytes(video.id);
     expect(mp4.subarray(4, 8).toString('latin1')).toBe('ftyp');
     const duration = await ffprobeDuration(mp4);
     expect(

@@ -74,7 +74,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     } else if (discovery && id !== undefined && manager.get(id)?.acceptsToken(token)) {
       next();
     } else {
-      next(new HttpError(401, token === undefined ? 'missing token' : 'invalid token'));
+      next(new HttpError(401, 'missing or invalid token'));
     }
   });
 
@@ -166,13 +166,12 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
       webSocketDebuggerUrl: doorUrl(request, options.publicBaseUrl, session.id, token),
     };
   };
-  api.get('/v1/sessions/:id/json/version', { schema: { params: SessionParams } }, versionHandler);
+  // `public` tells the service-wide token hook to stand aside: this plugin's own hook above checks
+  // the token here, and also takes the session's.
+  const discovery = { schema: { params: SessionParams }, config: { public: true } };
+  api.get('/v1/sessions/:id/json/version', discovery, versionHandler);
   try {
-    api.get(
-      '/v1/sessions/:id/json/version/',
-      { schema: { params: SessionParams } },
-      versionHandler,
-    );
+    api.get('/v1/sessions/:id/json/version/', discovery, versionHandler);
   } catch {
     // The server ignores trailing slashes already: the route above serves both spellings.
   }

@@ -26,7 +26,16 @@ export async function startFixtureServer(): Promise<TestServer> {
   const state = { hits: 0 };
   const server: Server = createServer((req, res) => {
     state.hits++;
-    const page = PAGES[new URL(req.url ?? '/', 'http://x').pathname];
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path === '/echo') {
+      // What the browser sent, so tests can see headers and cookies applied.
+      const seen = { xTest: req.headers['x-test'] ?? null, cookie: req.headers.cookie ?? null };
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<pre id="echo">${JSON.stringify(seen)}</pre>`);
+      return;
+    }
+    const page = PAGES[path];
     if (page === undefined) {
       res.writeHead(404).end('not found');
       return;

@@ -3,8 +3,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createLogger, HttpError, installErrorHandler } from '@havn/shared';
 import { SessionManager, type SessionProfile } from '../session-manager.js';
 import { sessionRoutes } from '../sessions.routes.js';
-import { MemoryArtifactStore } from './memory-artifact-store.js';
-import { startTestGuardProxy, testLaunchArgs, type TestGuardProxy } from './guard-proxy.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import { FsArtifactStore } from '../../artifacts/fs-artifact-store.js';
+import { browserLaunchArgs } from '../../browser/launch-args.js';
+import { GuardProxy } from '../../netguard/guard-proxy.js';
 import { startFixtureServer, type TestServer } from './fixture-server.js';
 
 // One real Fastify app with the sessions plugin on port 0, real Chromium behind a guard proxy,
@@ -48,8 +53,11 @@ export interface SessionTestApp {
   /** http://127.0.0.1:<port> */
   baseUrl: string;
   manager: SessionManager;
-  store: MemoryArtifactStore;
-  proxy: TestGuardProxy;
+  store: FsArtifactStore;
+  /** The bytes of a stored artifact. */
+  bytes(id: string): Promise<Buffer>;
+  /** Hosts the guard proxy refused so far. */
+  refusals: string[];
   fixture: TestServer;
   auth: { authorization: string };
   close(): Promise<void>;
@@ -64,9 +72,16 @@ export async function startSessionTestApp(
   } = {},
 ): Promise<SessionTestApp> {
   const fixture = await startFixtureServer();
-  const proxy = await startTestGuardProxy({ allowedHosts: ['localhost'], allowPrivate: false });
-  const store = new MemoryArtifactStore();
   const log = createLogger({ name: 'sessions-test', level: 'silent' });
+  const refusals: string[] = [];
+  const proxy = await GuardProxy.start({
+    policy: { allowedHosts: ['localhost'], allowPrivate: false },
+    log,
+    onRefusal: (refusal) => refusals.push(refusal.host),
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'havn-sessions-test-'));
+  const store = new FsArtifactStore({ dir, ttlMs: 3_600_000 });
+  await store.init();
   const manager = new SessionManager({
     config: {
       maxSessions: options.maxSessions ?? 4,
@@ -76,7 +91,7 @@ export async function startSessionTestApp(
       ffmpegPath: '/usr/bin/ffmpeg',
     },
     chromiumPath: '/usr/bin/chromium-headless-shell',
-    chromiumArgs: testLaunchArgs(proxy.url),
+    chromiumArgs: browserLaunchArgs(proxy.url),
     artifacts: store,
     log,
     resolveProfile: testResolveProfile,
@@ -86,7 +101,8 @@ export async function startSessionTestApp(
     reaperIntervalMs: options.reaperIntervalMs ?? 200,
     screenshotTimeoutMs: 1500,
   });
-  const app = Fastify({ logger: false });
+  // The same Ajv settings as the service: types are what the schema says, never coerced.
+  const app = Fastify({ logger: false, ajv: { customOptions: { coerceTypes: false } } });
   installErrorHandler(app);
   await app.register(sessionRoutes, { manager });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -96,13 +112,19 @@ export async function startSessionTestApp(
     baseUrl: `http://127.0.0.1:${port}`,
     manager,
     store,
-    proxy,
+    bytes: async (id) => {
+      const found = await store.get(id);
+      if (!found) throw new Error(`no artifact ${id}`);
+      return buffer(found.stream);
+    },
+    refusals,
     fixture,
     auth: { authorization: `Bearer ${SERVICE_TOKEN}` },
     close: async () => {
       await app.close();
       await proxy.close();
       await fixture.close();
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,55 @@
+import { browserLaunchArgs } from '../browser/launch-args.js';
+import { resolveProfile } from '../profiles.js';
+import type { ServerExtension } from '../server-context.js';
+import { SessionManager, type SessionManagerDeps } from './session-manager.js';
+import { sessionConfigFromEnv } from './session-config.js';
+import { sessionRoutes } from './sessions.routes.js';
+
+// Browser sessions as an extension of the render service: buildServer registers it after the
+// core routes and hands it the same config, store, guard proxy, policy and auth the renders use
+// (main.ts: `composeServer({ ..., extensions: [sessionsExtension()] })`).
+
+/** Test and bench knobs; production takes everything from the service context. */
+export type SessionsExtensionOverrides = Partial<
+  Pick<SessionManagerDeps, 'reaperIntervalMs' | 'screenshotTimeoutMs' | 'tmpDir'>
+>;
+
+export function sessionsExtension(
+  overrides: SessionsExtensionOverrides = {},
+): ServerExtension & { manager(): SessionManager | undefined } {
+  let manager: SessionManager | undefined;
+  return {
+    register: async (app, ctx) => {
+      const { config } = ctx;
+      const sessionConfig = sessionConfigFromEnv({
+        MAX_SESSIONS: config.maxSessions,
+        SESSION_TTL_MS: config.sessionTtlMs,
+        SESSION_MAX_TTL_MS: config.sessionMaxTtlMs,
+        PUBLIC_BASE_URL: config.publicBaseUrl,
+        FFMPEG_PATH: config.ffmpegPath,
+      });
+      manager = new SessionManager({
+        config: sessionConfig,
+        chromiumPath: config.chromiumPath,
+        // Behind the service's own guard proxy, with the very flags one-shot renders use.
+        chromiumArgs: browserLaunchArgs(ctx.proxy.url),
+        artifacts: ctx.store,
+        log: ctx.log,
+        resolveProfile: (input) => resolveProfile(input),
+        hostPolicy: ctx.policy,
+        allowInsecureTls: config.allowInsecureTls,
+        serviceToken: ctx.auth.allowAnonymous ? undefined : ctx.auth.apiToken,
+        navigationTimeoutMs: config.renderTimeoutMs,
+        ...overrides,
+      });
+      await app.register(sessionRoutes, { manager, publicBaseUrl: sessionConfig.publicBaseUrl });
+    },
+    sessionCount: () => manager?.liveCount() ?? 0,
+    /** The manager, once registered (benchmarks reach a session's own DevTools socket through it). */
+    manager: () => manager,
+    // Normally done already by the plugin's preClose; harmless when repeated.
+    close: async () => {
+      await manager?.closeAll();
+    },
+  };
+}
