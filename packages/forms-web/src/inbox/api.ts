@@ -108,10 +108,12 @@ export class Api {
     return (await this.json<{ forms: FormSummary[] }>('/forms')).forms;
   }
 
-  async feed(form?: string, limit = 200): Promise<SubmissionSummary[]> {
+  /** A page of a feed, newest first; `before` (a submission id) pages back through older ones. */
+  async feed(form?: string, limit = 50, before?: string): Promise<SubmissionSummary[]> {
+    const query = `?limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
     const path = form
-      ? `/forms/${encodeURIComponent(form)}/submissions?limit=${limit}`
-      : `/submissions?limit=${limit}`;
+      ? `/forms/${encodeURIComponent(form)}/submissions${query}`
+      : `/submissions${query}`;
     const { submissions } = await this.json<{ submissions: SubmissionSummary[] }>(path);
     // Newest first, whatever order the server used.
     return [...submissions].sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));

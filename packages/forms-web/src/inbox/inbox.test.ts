@@ -208,6 +208,22 @@ describe('inbox', () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });
+
+  it('pages back through older submissions on request', async () => {
+    const already = (await stack.submissions()).length;
+    for (let i = 0; i < 50; i++) {
+      await stack.submit({ name: `Bulk ${String(i).padStart(2, '0')}`, terms: true }, site.origin);
+    }
+    const page = await openInbox();
+    const rows = page.locator('ul.feed > li');
+    await rows.first().getByText('Bulk 49').waitFor();
+    expect(await rows.count()).toBe(50); // one page
+    await page.getByRole('button', { name: 'Show older submissions' }).click();
+    await expect.poll(() => rows.count()).toBe(50 + already);
+    expect(await rows.last().innerText()).toContain('Ada Lovelace'); // the oldest
+    expect(await page.getByRole('button', { name: 'Show older submissions' }).count()).toBe(0);
+    await page.close();
+  });
 });
 
 interface AxeResult {

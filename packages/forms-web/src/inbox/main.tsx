@@ -2,6 +2,7 @@
 // works offline (the notifications switch subscribes through the same registration).
 import { render } from 'preact';
 import { App } from './app.js';
+import { REFRESH_EVENT } from './use-load.js';
 
 const root = document.getElementById('app');
 if (root) render(<App />, root);
@@ -11,3 +12,17 @@ if ('serviceWorker' in navigator) {
     console.warn('service worker registration failed', err);
   });
 }
+
+// Keep what is on screen current: when a push arrives (the service worker tells its windows), when
+// the tab comes back into view, and every minute while it is visible.
+const refresh = () => dispatchEvent(new Event(REFRESH_EVENT));
+if ('serviceWorker' in navigator)
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<{ type?: string }>) => {
+    if (event.data.type === 'havn:submission') refresh();
+  });
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') refresh();
+});
+setInterval(() => {
+  if (document.visibilityState === 'visible') refresh();
+}, 60_000);

@@ -3,6 +3,8 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
 
+export const REFRESH_EVENT = 'havn:refresh';
+
 export interface Loaded<T> {
   data: T | undefined;
   error: string | null;
@@ -17,6 +19,16 @@ export function useLoad<T>(
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
+  // The app asks every view to refresh when a push arrives or the tab comes back (main.tsx).
+  useEffect(() => {
+    const refresh = () => {
+      setTick((t) => t + 1);
+    };
+    addEventListener(REFRESH_EVENT, refresh);
+    return () => {
+      removeEventListener(REFRESH_EVENT, refresh);
+    };
+  }, []);
   useEffect(() => {
     let live = true;
     load().then(

@@ -84,4 +84,34 @@ describe('PWA', () => {
     ]);
     await context.close();
   });
+
+  it('refreshes the open inbox when a push arrives, without a reload', async () => {
+    const context = await browser.newContext();
+    await context.grantPermissions(['notifications'], { origin: stack.url });
+    const page = await context.newPage();
+    await page.goto(stack.url);
+    await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
+    await page.getByLabel('Organisation token').fill(stack.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('No submissions yet.').waitFor(); // the feed has loaded
+    await page.evaluate(async () => navigator.serviceWorker.ready);
+
+    await stack.submit({ name: 'Pushed Person', terms: true }, stack.url);
+    const cdp = await context.newCDPSession(page);
+    const registrationId = new Promise<string>((resolve) => {
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+        const mine = registrations.find((r) => r.scopeURL === `${stack.url}/` && !r.isDeleted);
+        if (mine) resolve(mine.registrationId);
+      });
+    });
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: stack.url,
+      registrationId: await registrationId,
+      data: JSON.stringify({ org: 'acme', form: 'contact' }),
+    });
+    await page.getByRole('link', { name: /Pushed Person/ }).waitFor();
+    expect(await page.locator('ul.feed > li').count()).toBe(1);
+    await context.close();
+  });
 });

@@ -33,16 +33,23 @@ self.addEventListener('push', (event) => {
   const p = parse(event.data);
   const title = p ? `New submission: ${p.form}` : 'New submission';
   const url = p ? `/#/forms/${encodeURIComponent(p.form)}` : '/#/';
+  const tellWindows = async () => {
+    const windows = await self.clients.matchAll({ type: 'window' });
+    for (const w of windows) w.postMessage({ type: 'havn:submission', ...p });
+  };
   event.waitUntil(
-    self.registration.showNotification(title, {
-      body: p ? `In ${p.org}. Open the inbox to read it.` : 'Open the inbox to read it.',
-      icon: '/icons/icon-192.png',
-      badge: '/icons/icon-192.png',
-      // One notification per form: a burst of submissions does not pile up a notification each.
-      tag: p ? `havn:${p.org}:${p.form}` : 'havn',
-      renotify: true,
-      data: { url },
-    } as NotificationOptions),
+    Promise.all([
+      tellWindows(),
+      self.registration.showNotification(title, {
+        body: p ? `In ${p.org}. Open the inbox to read it.` : 'Open the inbox to read it.',
+        icon: '/icons/icon-192.png',
+        badge: '/icons/icon-192.png',
+        // One notification per form: a burst of submissions does not pile up a notification each.
+        tag: p ? `havn:${p.org}:${p.form}` : 'havn',
+        renotify: true,
+        data: { url },
+      } as NotificationOptions),
+    ]),
   );
 });
 

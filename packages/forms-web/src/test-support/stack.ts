@@ -38,6 +38,8 @@ export interface Stack {
   /** The organisation-token client of the admin API. */
   api<T>(method: string, path: string, body?: unknown): Promise<T>;
   putContactForm(allowedOrigins: string[], definition?: object, webhooks?: object[]): Promise<void>;
+  /** Posts answers to the contact form's public endpoint as a browser on `origin` would. */
+  submit(answers: Record<string, unknown>, origin: string): Promise<string>;
   /** Full records of the org's submissions (spam included), newest first. */
   submissions(): Promise<SubmissionRecord[]>;
   /** Stops the server: to a browser it is down. */
@@ -125,6 +127,15 @@ export async function startStack(allowedOrigins: string[]): Promise<Stack> {
     definitionUrl: `${url}/api/orgs/acme/forms/contact/definition`,
     api,
     putContactForm,
+    async submit(answers, origin) {
+      const res = await fetch(`${url}/api/orgs/acme/forms/contact/submissions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ ...answers, submitFields: { source: 'test', _gotcha: '' } }),
+      });
+      if (res.status !== 200) throw new Error(`submit: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { id: string }).id;
+    },
     async submissions() {
       const { submissions } = await api<{ submissions: { id: string; form: string }[] }>(
         'GET',

@@ -10,19 +10,42 @@ interface FeedData {
   items: SubmissionSummary[];
 }
 
+const PAGE = 50;
+
+function merge(a: SubmissionSummary[], b: SubmissionSummary[]): SubmissionSummary[] {
+  const byId = new Map([...a, ...b].map((s) => [s.id, s]));
+  return [...byId.values()].sort((x, y) => y.receivedAt.localeCompare(x.receivedAt));
+}
+
 export function Feed(props: { api: Api; form?: string; onUnauthorized: () => void }) {
   const { api, form } = props;
   const { data, error } = useLoad<FeedData>(
     async () => {
-      const [forms, items] = await Promise.all([api.forms(), api.feed(form)]);
+      const [forms, items] = await Promise.all([api.forms(), api.feed(form, PAGE)]);
       return { forms, items };
     },
     [api, form],
     props.onUnauthorized,
   );
+  // Older pages, fetched on request and kept across refreshes of the first page.
+  const [older, setOlder] = useState<{ items: SubmissionSummary[]; more: boolean } | null>(null);
+  const [olderError, setOlderError] = useState<string | null>(null);
+  const items = data ? merge(data.items, older?.items ?? []) : [];
+  const more = older ? older.more : (data?.items.length ?? 0) === PAGE;
+  const showOlder = async () => {
+    const last = items.at(-1);
+    if (!last) return;
+    setOlderError(null);
+    try {
+      const page = await api.feed(form, PAGE, last.id);
+      setOlder({ items: merge(older?.items ?? [], page), more: page.length === PAGE });
+    } catch (err) {
+      setOlderError(err instanceof Error ? err.message : String(err));
+    }
+  };
   const names = new Map(data?.forms.map((f) => [f.id, f.name || f.id]));
   const title = form ? (names.get(form) ?? form) : 'All submissions';
-  const unread = data?.items.filter((s) => !s.read).length ?? 0;
+  const unread = items.filter((s) => !s.read).length;
   return (
     <section aria-labelledby="feed-title">
       <div class="heading">
@@ -36,10 +59,10 @@ export function Feed(props: { api: Api; form?: string; onUnauthorized: () => voi
         </p>
       )}
       {data === undefined && !error && <p class="muted">Loading…</p>}
-      {data?.items.length === 0 && <p class="muted">No submissions yet.</p>}
-      {data && data.items.length > 0 && (
+      {data && items.length === 0 && <p class="muted">No submissions yet.</p>}
+      {items.length > 0 && (
         <ul class="feed">
-          {data.items.map((s) => (
+          {items.map((s) => (
             <li key={s.id} class={s.read ? 'read' : 'unread'}>
               <a href={href.submission(s.form, s.id)}>
                 <span class="dot" aria-hidden="true" />
@@ -58,6 +81,18 @@ export function Feed(props: { api: Api; form?: string; onUnauthorized: () => voi
             </li>
           ))}
         </ul>
+      )}
+      {more && (
+        <p>
+          <button type="button" class="secondary" onClick={() => void showOlder()}>
+            Show older submissions
+          </button>
+        </p>
+      )}
+      {olderError && (
+        <p class="error" role="alert">
+          {olderError}
+        </p>
       )}
     </section>
   );
