@@ -37,6 +37,8 @@ Exit codes: 0 success, 1 failure (not configured, not signed in, upstream error)
   const otel = program
     .command('otel')
     .description('Query Application Insights telemetry (read-only).')
+    // spec 3 §1: exactly errors, traces, logs and spans; no implicit `help` subcommand.
+    .helpCommand(false)
     .addHelpText(
       'after',
       `

@@ -93,6 +93,9 @@ describe('havn configure telemetry', () => {
       expect(r.code, command.join(' ')).toBe(0);
       expect(r.stdout, command.join(' ')).toContain('Example');
     }
+    const otel = await havn(['otel', '--help'], { configDir: config.dir });
+    const listed = otel.stdout.split('Commands:')[1]?.split('\n\n')[0] ?? '';
+    expect(listed.match(/^  \w+/gm)).toEqual(['  errors', '  traces', '  logs', '  spans']);
     const version = await havn(['--version'], { configDir: config.dir });
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
