@@ -95,7 +95,7 @@ describe('havn configure telemetry', () => {
     }
     const otel = await havn(['otel', '--help'], { configDir: config.dir });
     const listed = otel.stdout.split('Commands:')[1]?.split('\n\n')[0] ?? '';
-    expect(listed.match(/^  \w+/gm)).toEqual(['  errors', '  traces', '  logs', '  spans']);
+    expect(listed.match(/^ {2}\w+/gm)).toEqual(['  errors', '  traces', '  logs', '  spans']);
     const version = await havn(['--version'], { configDir: config.dir });
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
