@@ -119,6 +119,11 @@ export class Api {
     return [...submissions].sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
   }
 
+  /** The form's metadata and its public definition URL (spec 2 §4.3). */
+  formInfo(form: string): Promise<{ embedUrl: string }> {
+    return this.json(`/forms/${encodeURIComponent(form)}`);
+  }
+
   submission(form: string, id: string): Promise<Submission> {
     return this.json(`/forms/${encodeURIComponent(form)}/submissions/${encodeURIComponent(id)}`);
   }

@@ -161,6 +161,11 @@ describe('inbox', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
+    // The embed code names this server's runtime and the form's public definition URL.
+    await page.getByText('Embed this form').click();
+    expect(await page.locator('.embed code').innerText()).toBe(
+      `<script async src="${stack.url}/runtime.js" data-form="${stack.definitionUrl}"></script>`,
+    );
     expect(download.suggestedFilename()).toMatch(
       /^acme-contact-submissions-\d{4}-\d{2}-\d{2}\.csv$/,
     );

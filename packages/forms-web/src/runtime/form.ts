@@ -93,6 +93,9 @@ export async function mountForm(host: HTMLElement, definitionUrl: string): Promi
   if (!res.ok) return;
   const definition = (await res.json()) as PublicDefinition;
   box.replaceChildren(renderForm(host, definition));
+  host.dispatchEvent(
+    new CustomEvent('havn:ready', { detail: { title: definition.intro.title }, bubbles: true }),
+  );
 }
 
 function retryButton(onClick: () => void): HTMLButtonElement {

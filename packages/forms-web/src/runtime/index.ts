@@ -31,6 +31,12 @@ function start(script: HTMLScriptElement): void {
     host.className = 'havn-form';
     script.after(host);
   }
+  if (!script.dataset.form) {
+    // The hosted page is the form alone: its tab shows the form's title.
+    host.addEventListener('havn:ready', (e) => {
+      document.title = (e as CustomEvent<{ title: string }>).detail.title;
+    });
+  }
   void mountForm(host, new URL(url, script.src || location.href).href);
 }
 

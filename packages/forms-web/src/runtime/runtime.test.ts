@@ -233,6 +233,7 @@ describe('embedded runtime', () => {
     await page.goto(`${stack.url}/f/acme/contact`);
     await page.getByRole('heading', { name: 'Contact us' }).waitFor();
     expect(await page.getByRole('textbox', { name: 'Email' }).getAttribute('type')).toBe('email');
+    expect(await page.title()).toBe('Contact us');
     await page.close();
   });
 

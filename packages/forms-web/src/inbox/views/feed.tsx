@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import type { Api, FormSummary, SubmissionSummary } from '../api.js';
 import { formatDate, previewText } from '../format.js';
 import { href } from '../route.js';
+import { FormTools } from './form-tools.js';
 import { useLoad } from '../use-load.js';
 
 interface FeedData {
@@ -52,7 +53,7 @@ export function Feed(props: { api: Api; form?: string; onUnauthorized: () => voi
         <h1 id="feed-title">{title}</h1>
         {data && <span class="muted">{unread > 0 ? `${unread} unread` : 'All read'}</span>}
       </div>
-      {form && <ExportLinks api={api} form={form} />}
+      {form && <FormTools api={api} form={form} />}
       {error && (
         <p class="error" role="alert">
           {error}
@@ -95,46 +96,5 @@ export function Feed(props: { api: Api; form?: string; onUnauthorized: () => voi
         </p>
       )}
     </section>
-  );
-}
-
-function ExportLinks(props: { api: Api; form: string }) {
-  const [error, setError] = useState<string | null>(null);
-  // The export needs the bearer token, which a plain link cannot carry: fetch, then save the blob.
-  const download = async (format: 'csv' | 'json') => {
-    setError(null);
-    try {
-      const res = await props.api.exportFile(props.form, format);
-      const url = URL.createObjectURL(await res.blob());
-      const a = document.createElement('a');
-      a.href = url;
-      // The server names the file (org, form, date); fall back to the form's name.
-      const named = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '');
-      a.download = named?.[1] ?? `${props.form}-submissions.${format}`;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => {
-        URL.revokeObjectURL(url);
-      }, 10_000);
-    } catch (err) {
-      setError(`Export failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-  return (
-    <p class="exports">
-      <button type="button" class="secondary" onClick={() => void download('csv')}>
-        Export CSV
-      </button>
-      <button type="button" class="secondary" onClick={() => void download('json')}>
-        Export JSON
-      </button>
-      {error && (
-        <span class="error" role="alert">
-          {' '}
-          {error}
-        </span>
-      )}
-    </p>
   );
 }

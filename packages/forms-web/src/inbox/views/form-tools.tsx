@@ -1,0 +1,83 @@
+// A form's tools above its feed: export (CSV, JSON) and the embed code (issue 6).
+import { useState } from 'preact/hooks';
+import type { Api } from '../api.js';
+import { useLoad } from '../use-load.js';
+
+export function FormTools(props: { api: Api; form: string }) {
+  return (
+    <>
+      <ExportLinks {...props} />
+      <EmbedCode {...props} />
+    </>
+  );
+}
+
+function ExportLinks(props: { api: Api; form: string }) {
+  const [error, setError] = useState<string | null>(null);
+  // The export needs the bearer token, which a plain link cannot carry: fetch, then save the blob.
+  const download = async (format: 'csv' | 'json') => {
+    setError(null);
+    try {
+      const res = await props.api.exportFile(props.form, format);
+      const url = URL.createObjectURL(await res.blob());
+      const a = document.createElement('a');
+      a.href = url;
+      // The server names the file (org, form, date); fall back to the form's name.
+      const named = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '');
+      a.download = named?.[1] ?? `${props.form}-submissions.${format}`;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => {
+        URL.revokeObjectURL(url);
+      }, 10_000);
+    } catch (err) {
+      setError(`Export failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  return (
+    <p class="exports">
+      <button type="button" class="secondary" onClick={() => void download('csv')}>
+        Export CSV
+      </button>
+      <button type="button" class="secondary" onClick={() => void download('json')}>
+        Export JSON
+      </button>
+      {error && (
+        <span class="error" role="alert">
+          {' '}
+          {error}
+        </span>
+      )}
+    </p>
+  );
+}
+
+/** The one tag that embeds the form (docs/forms-web.md, "Embedding a form"), ready to copy. */
+function EmbedCode(props: { api: Api; form: string }) {
+  const { data } = useLoad(
+    () => props.api.formInfo(props.form),
+    [props.api, props.form],
+    () => {
+      // the feed above already signs out on a 401
+    },
+  );
+  if (!data) return null;
+  const tag = `<script async src="${location.origin}/runtime.js" data-form="${data.embedUrl}"></script>`;
+  const hosted = `${location.origin}/f/${encodeURIComponent(props.api.org)}/${encodeURIComponent(props.form)}`;
+  return (
+    <details class="embed">
+      <summary>Embed this form</summary>
+      <p>
+        Paste this tag where the form should appear, and add the site's origin to the form's allowed
+        origins:
+      </p>
+      <pre tabIndex={0}>
+        <code>{tag}</code>
+      </pre>
+      <p>
+        Or link to its own page: <a href={hosted}>{hosted}</a>
+      </p>
+    </details>
+  );
+}
