@@ -89,22 +89,29 @@ export function findExecutable(
 
 /** Parses the render service's environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): RenderConfig {
-  const e = parseEnv(shape, env);
   const problems: string[] = [];
+  let e: ReturnType<typeof parseEnv<typeof shape>> | undefined;
+  try {
+    e = parseEnv(shape, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(...err.problems);
+  }
   // spec 1 §5 rule 6: no token, no start (unless anonymous on purpose).
-  if (!e.ALLOW_ANONYMOUS && !e.BROWSER_API_TOKEN) {
+  const anonymous = env.ALLOW_ANONYMOUS === '1' || env.ALLOW_ANONYMOUS === 'true';
+  if (!anonymous && !env.BROWSER_API_TOKEN) {
     problems.push('BROWSER_API_TOKEN: required unless ALLOW_ANONYMOUS=1');
   }
-  const chromiumPath = e.CHROMIUM_PATH ?? findExecutable(CHROMIUM_CANDIDATES, env.PATH);
+  const chromiumPath = env.CHROMIUM_PATH || findExecutable(CHROMIUM_CANDIDATES, env.PATH);
   if (!chromiumPath) {
     problems.push(
       `CHROMIUM_PATH: no browser found (looked for ${CHROMIUM_CANDIDATES.join(', ')}); install chromium-headless-shell or set CHROMIUM_PATH`,
     );
   }
-  if (e.SESSION_TTL_MS > e.SESSION_MAX_TTL_MS) {
+  if (e && e.SESSION_TTL_MS > e.SESSION_MAX_TTL_MS) {
     problems.push('SESSION_TTL_MS: must not exceed SESSION_MAX_TTL_MS');
   }
-  if (problems.length > 0 || !chromiumPath) throw new ConfigError(problems);
+  if (problems.length > 0 || !e || !chromiumPath) throw new ConfigError(problems);
   return Object.freeze({
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError, createLogger } from '@havn/shared';
 import { composeServer } from './compose.js';
 import { loadConfig } from './config.js';
+import { sessionsExtension } from './sessions/sessions-extension.js';
 
 // The render service's entry: reads the environment (through config.ts), listens, and closes
 // cleanly on SIGTERM/SIGINT (in-flight requests finish, then the browser and proxy close).
@@ -22,7 +23,7 @@ try {
   throw err;
 }
 
-const app = await composeServer({ config, log, version });
+const app = await composeServer({ config, log, version, extensions: [sessionsExtension()] });
 await app.listen({ port: config.port, host: config.host });
 if (config.allowAnonymous) log.warn('ALLOW_ANONYMOUS=1: every route is open without a token');
 

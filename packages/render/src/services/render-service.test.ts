@@ -64,6 +64,7 @@ beforeAll(async () => {
     MAX_CONCURRENCY: '1',
     QUEUE_TIMEOUT_MS: String(QUEUE_TIMEOUT_MS),
     RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS),
+    MAX_HTML_BYTES: '2000',
   });
 });
 
@@ -126,6 +127,22 @@ describe('deadlines and the queue', () => {
       profile: 'mobile',
       error: `render timed out after ${RENDER_TIMEOUT_MS} ms`,
     });
+  });
+});
+
+describe('limits', () => {
+  it('refuses html over MAX_HTML_BYTES with 400 naming the field', async () => {
+    const ok = await start({ html: `<p>${'x'.repeat(1900)}</p>`, return: 'base64' });
+    expect(ok.status).toBe(200);
+    const big = await start({ html: `<p>${'ø'.repeat(1000)}</p>` });
+    expect(big.status).toBe(400);
+    expect(big.body).toEqual({ error: 'html is 2007 bytes; the limit (MAX_HTML_BYTES) is 2000' });
+  });
+
+  it('refuses a waitForTimeout that cannot finish within RENDER_TIMEOUT_MS', async () => {
+    const res = await start({ html: '<p>x</p>', waitForTimeout: RENDER_TIMEOUT_MS });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/^waitForTimeout/);
   });
 });
 

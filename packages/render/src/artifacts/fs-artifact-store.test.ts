@@ -1,0 +1,102 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
+import { createLogger } from '@havn/shared';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startArtifactSweeper } from './artifact-sweeper.js';
+import { FsArtifactStore } from './fs-artifact-store.js';
+
+// The filesystem store (spec 1 §2.2, §3.3): survives a restart, expires at ARTIFACT_TTL_MS.
+
+let dir: string;
+let now: number;
+const clock = () => now;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'havn-store-'));
+  now = Date.parse('2026-01-01T00:00:00.000Z');
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function open(ttlMs = 60_000) {
+  const store = new FsArtifactStore({ dir, ttlMs, now: clock });
+  await store.init();
+  return store;
+}
+
+describe('FsArtifactStore', () => {
+  it('stores bytes with a descriptor and streams them back after a restart', async () => {
+    const first = await open();
+    const d = await first.put({
+      contentType: 'image/png',
+      labels: { a: 'b' },
+      body: Buffer.from('hello'),
+    });
+    expect(d).toEqual({
+      id: d.id,
+      url: `/v1/artifacts/${d.id}`,
+      bytes: 5,
+      contentType: 'image/png',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      labels: { a: 'b' },
+    });
+    const restarted = await open();
+    expect(await restarted.describe(d.id)).toEqual(d);
+    const got = await restarted.get(d.id);
+    expect(got?.descriptor).toEqual(d);
+    expect(await text(got!.stream)).toBe('hello');
+  });
+
+  it('takes over a file by moving it', async () => {
+    const store = await open();
+    const file = join(dir, 'video.mp4.part');
+    await writeFile(file, 'mp4 bytes');
+    const d = await store.put({ contentType: 'video/mp4', labels: {}, body: { path: file } });
+    expect(d.bytes).toBe(9);
+    expect(await readdir(dir)).not.toContain('video.mp4.part');
+    expect(await text((await store.get(d.id))!.stream)).toBe('mp4 bytes');
+  });
+
+  it('treats unknown, malformed and path-like ids as absent', async () => {
+    const store = await open();
+    for (const id of ['AAAAAAAAAAAAAAAAAAAAAA', '../../etc/passwd', '', 'x'.repeat(500)]) {
+      expect(await store.get(id)).toBeUndefined();
+      expect(await store.describe(id)).toBeUndefined();
+    }
+  });
+
+  it('hides artifacts past the TTL and the sweeper removes them', async () => {
+    const store = await open(1000);
+    const old = await store.put({
+      contentType: 'text/plain',
+      labels: {},
+      body: Buffer.from('old'),
+    });
+    now += 600;
+    const young = await store.put({
+      contentType: 'text/plain',
+      labels: {},
+      body: Buffer.from('young'),
+    });
+    now += 500; // old is 1100 ms old, young 500 ms
+    expect(await store.get(old.id)).toBeUndefined();
+    expect(await store.describe(young.id)).toEqual(young);
+    const sweeper = startArtifactSweeper({
+      store,
+      ttlMs: 1000,
+      log: createLogger({ name: 'test', level: 'silent' }),
+      now: clock,
+    });
+    try {
+      expect(await sweeper.sweep()).toBe(1);
+    } finally {
+      sweeper.stop();
+    }
+    const left = (await readdir(dir)).sort();
+    expect(left).toEqual([`${young.id}.bin`, `${young.id}.json`]);
+  });
+});

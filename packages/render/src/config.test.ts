@@ -1,0 +1,65 @@
+import { ConfigError } from '@havn/shared';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+
+// 0-decisions §1: defaults, and a bad value stops the service naming the variable.
+
+const base = { PATH: process.env.PATH, BROWSER_API_TOKEN: 't' };
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig(base);
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      artifactDir: './data/artifacts',
+      artifactTtlMs: 86_400_000,
+      queueTimeoutMs: 30_000,
+      renderTimeoutMs: 30_000,
+      maxHtmlBytes: 5 * 1024 * 1024,
+      allowedHosts: [],
+      allowPrivateNetwork: false,
+      allowInsecureTls: false,
+      allowAnonymous: false,
+      maxSessions: 8,
+      sessionTtlMs: 300_000,
+      sessionMaxTtlMs: 3_600_000,
+      ffmpegPath: 'ffmpeg',
+    });
+    expect(c.maxConcurrency).toBeGreaterThanOrEqual(2);
+    expect(c.chromiumPath).toMatch(/chromium/);
+  });
+
+  it('refuses to start without BROWSER_API_TOKEN unless anonymous, naming other problems too', () => {
+    expect(() => loadConfig({ PATH: process.env.PATH, PORT: 'x' })).toThrow(
+      /PORT[\s\S]*BROWSER_API_TOKEN: required unless ALLOW_ANONYMOUS=1/,
+    );
+    expect(() => loadConfig({ PATH: process.env.PATH })).toThrow(/BROWSER_API_TOKEN/);
+    expect(loadConfig({ PATH: process.env.PATH, ALLOW_ANONYMOUS: '1' }).allowAnonymous).toBe(true);
+  });
+
+  it('names every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        ...base,
+        MAX_CONCURRENCY: 'many',
+        QUEUE_TIMEOUT_MS: '-5',
+        ALLOW_PRIVATE_NETWORK: 'yes',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    for (const name of ['MAX_CONCURRENCY', 'QUEUE_TIMEOUT_MS', 'ALLOW_PRIVATE_NETWORK']) {
+      expect(message).toContain(name);
+    }
+  });
+
+  it('parses ALLOWED_HOSTS as a comma-separated list', () => {
+    expect(
+      loadConfig({ ...base, ALLOWED_HOSTS: 'intranet.example, Wiki.Local ,' }).allowedHosts,
+    ).toEqual(['intranet.example', 'Wiki.Local']);
+  });
+});
