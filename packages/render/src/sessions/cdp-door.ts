@@ -100,6 +100,8 @@ export class CdpDoor {
     const upstream = new WebSocket(session.browserWsEndpoint, {
       perMessageDeflate: false,
       maxPayload: MAX_PAYLOAD,
+      // The browser is ours: its frames go through unchecked and unchanged.
+      skipUTF8Validation: true,
     });
     try {
       await new Promise<void>((resolve, reject) => {
@@ -169,8 +171,8 @@ function toBuffers(data: RawData): Buffer[] {
 
 function noteAttachment(data: RawData, targets: Map<string, string>): void {
   const buf = Buffer.isBuffer(data) ? data : Buffer.concat(toBuffers(data));
-  // Cheap test first: most browser frames are not attachment events.
-  if (buf.length > 64 * 1024 || !buf.includes('"Target.attachedToTarget"')) return;
+  // Cheap test first: Chromium writes an event's method first, so only the head needs looking at.
+  if (!buf.subarray(0, 48).includes('"Target.attachedToTarget"')) return;
   try {
     const event = JSON.parse(buf.toString('utf8')) as {
       method?: string;

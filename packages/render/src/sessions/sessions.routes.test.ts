@@ -114,10 +114,10 @@ describe('a recorded session, create → attach → drive → screenshot → del
 
     // Drive: a second page, navigated and evaluated; the recorder and screenshots follow it.
     const page = await browser.newPage();
-    await page.goto(`${t.fixture.url}/anim`);
-    expect(
-      await page.evaluate("getComputedStyle(document.querySelector('#box')).backgroundColor"),
-    ).toBe('rgb(255, 0, 0)');
+    await page.goto(`${t.fixture.url}/`);
+    expect(await page.evaluate('document.querySelector("#hello").textContent')).toBe(
+      'hello from the fixture',
+    );
     expect((await api('GET', `/v1/sessions/${session.id}`)).body).toMatchObject({ pages: 2 });
 
     const shot = await api('POST', `/v1/sessions/${session.id}/screenshot`, { label: 'after-nav' });
@@ -129,20 +129,29 @@ describe('a recorded session, create → attach → drive → screenshot → del
     const png = await t.bytes(shot.body['id'] as string);
     expect(png.readUInt32BE(16)).toBe(800);
     expect(png.readUInt32BE(20)).toBe(600);
+    // The current page is the static one: it has no #box.
+    const missing = await api('POST', `/v1/sessions/${session.id}/screenshot`, {
+      selector: '#box',
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body['error']).toMatch(/^selector: /);
+    // Brought to front, the animated page is current again (0-decisions §1).
+    await first!.bringToFront();
     const element = await api('POST', `/v1/sessions/${session.id}/screenshot`, {
       selector: '#box',
       format: 'jpeg',
     });
     expect(element.body).toMatchObject({ contentType: 'image/jpeg' });
-    const missing = await api('POST', `/v1/sessions/${session.id}/screenshot`, {
-      selector: '#nope',
-    });
-    expect(missing.status).toBe(400);
-    expect(missing.body['error']).toMatch(/^selector: /);
 
+    // A client stopping its own screencast does not stop the recorder's.
+    const cdp = await first!.createCDPSession();
+    await cdp.send('Page.startScreencast', { format: 'jpeg' });
+    await cdp.send('Page.stopScreencast');
+    await cdp.detach();
+    const before = (await api('GET', `/v1/sessions/${session.id}`)).body['frames'] as number;
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const during = await api('GET', `/v1/sessions/${session.id}`);
-    expect(during.body['frames']).toBeGreaterThan(10);
+    expect(during.body['frames']).toBeGreaterThan(before + 10);
 
     const disconnected = new Promise<void>((resolve) =>
       browser.once('disconnected', () => {
