@@ -1,0 +1,189 @@
+// bench/render (issue 3): the service rendering PNG over HTTP at concurrency 1 and at
+// MAX_CONCURRENCY, against a bare playwright-core loop doing the same captures (new context,
+// goto, screenshot, close) in the same Chromium on the same local page. Prints renders/s, p50/p95
+// latency, the ratio service/bare, and the service's peak RSS (node + browser) under load.
+// The service runs in a child process (as in production, the client is another process).
+import { execFileSync, fork } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { createLogger } from '@havn/shared';
+import { browserLaunchArgs } from '../packages/render/src/browser/launch-args.js';
+import { composeServer } from '../packages/render/src/compose.js';
+import { loadConfig } from '../packages/render/src/config.js';
+import { percentile, printSummary, printTable } from './lib/harness.js';
+
+const TOKEN = 'bench-token-0123456789abcdef';
+const MAX_CONCURRENCY = Math.max(2, availableParallelism());
+const RENDERS = Number(process.env['BENCH_RENDERS'] ?? 80);
+const WARMUP = 8;
+const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium-headless-shell';
+
+// A page with some layout, text and vector graphics, like a typical card or receipt.
+const PAGE = `<!doctype html><html><head><style>
+body{font-family:sans-serif;margin:24px;background:#fafafa}
+.card{display:grid;grid-template-columns:repeat(3,1fr);gap:12px}
+.card div{padding:16px;border-radius:8px;background:linear-gradient(#fff,#eef);box-shadow:0 1px 3px #0003}
+</style></head><body><h1>Havn render bench</h1><div class="card">${Array.from(
+  { length: 12 },
+  (_, i) =>
+    `<div><h3>Item ${i}</h3><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p><svg width="60" height="20"><rect width="${5 * i}" height="20" fill="#36c"/></svg></div>`,
+).join('')}</div></body></html>`;
+
+async function serve(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'havn-bench-render-'));
+  const config = loadConfig({
+    PATH: process.env['PATH'],
+    BROWSER_API_TOKEN: TOKEN,
+    ARTIFACT_DIR: join(dir, 'artifacts'),
+    CHROMIUM_PATH: chromiumPath,
+    MAX_CONCURRENCY: String(MAX_CONCURRENCY),
+    ALLOWED_HOSTS: 'localhost',
+  });
+  const app = await composeServer({
+    config,
+    log: createLogger({ name: 'bench', level: 'silent' }),
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.on('message', () => {
+    void app.close().then(async () => {
+      await rm(dir, { recursive: true, force: true });
+      process.send?.({ stopped: true });
+      process.disconnect();
+    });
+  });
+  process.send?.({ base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` });
+}
+
+/** Runs `total` jobs with `concurrency` workers; returns per-job latencies and wall time. */
+async function load(total: number, concurrency: number, job: () => Promise<void>) {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < total) {
+        const t = performance.now();
+        await job();
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const wall = (performance.now() - started) / 1000;
+  return { rps: total / wall, p50: percentile(latencies, 50), p95: percentile(latencies, 95) };
+}
+
+/** RSS in MiB of `pid` and every process below it. */
+function treeRssMiB(pid: number): number {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number));
+  const tree = new Set([pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [p, pp] of rows) {
+      if (p !== undefined && pp !== undefined && tree.has(pp) && !tree.has(p)) {
+        tree.add(p);
+        grew = true;
+      }
+    }
+  }
+  return rows.reduce((sum, [p, , rss]) => sum + (tree.has(p ?? -1) ? (rss ?? 0) : 0), 0) / 1024;
+}
+
+async function main(): Promise<void> {
+  const site = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(PAGE);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const pageUrl = `http://localhost:${(site.address() as AddressInfo).port}/`;
+
+  // (a) the service over HTTP.
+  const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
+    execArgv: ['--import', import.meta.resolve('tsx/esm')],
+  });
+  const base = await new Promise<string>((resolve) => {
+    child.once('message', (m: { base: string }) => {
+      resolve(m.base);
+    });
+  });
+  const render = async () => {
+    const res = await fetch(`${base}/v1/render`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: pageUrl }),
+    });
+    if (res.status !== 200) throw new Error(`render answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  await load(WARMUP, MAX_CONCURRENCY, render);
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, treeRssMiB(child.pid ?? 0));
+  }, 100);
+  const service1 = await load(RENDERS, 1, render);
+  const serviceN = await load(RENDERS, MAX_CONCURRENCY, render);
+  clearInterval(sampler);
+  await new Promise<void>((resolve) => {
+    child.once('message', () => {
+      resolve();
+    });
+    child.send({ stop: true });
+  });
+
+  // (b) the bare playwright-core loop, same Chromium, same flags, straight to the page.
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: browserLaunchArgs('http://127.0.0.1:1').filter((a) => !a.startsWith('--proxy-server')),
+  });
+  // Without --proxy-server the host-resolver rule would fail "localhost": the bare loop resolves
+  // nothing itself, so point it at 127.0.0.1 directly.
+  const barePage = pageUrl.replace('localhost', '127.0.0.1');
+  const bareJob = async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(barePage);
+      await page.screenshot({ type: 'png' });
+    } finally {
+      await context.close();
+    }
+  };
+  await load(WARMUP, MAX_CONCURRENCY, bareJob);
+  const bare1 = await load(RENDERS, 1, bareJob);
+  const bareN = await load(RENDERS, MAX_CONCURRENCY, bareJob);
+  await browser.close();
+  site.close();
+
+  const row = (name: string, c: number, r: { rps: number; p50: number; p95: number }) => ({
+    subject: name,
+    concurrency: c,
+    'renders/s': r.rps,
+    'p50 ms': r.p50,
+    'p95 ms': r.p95,
+  });
+  printTable(
+    `render: ${RENDERS} PNG renders of one local page (MAX_CONCURRENCY ${MAX_CONCURRENCY})`,
+    [
+      row('service (HTTP)', 1, service1),
+      row('bare playwright', 1, bare1),
+      row('service (HTTP)', MAX_CONCURRENCY, serviceN),
+      row('bare playwright', MAX_CONCURRENCY, bareN),
+    ],
+  );
+  printSummary(
+    'render',
+    `throughput service/bare ${(service1.rps / bare1.rps).toFixed(2)} at c=1, ${(serviceN.rps / bareN.rps).toFixed(2)} at c=${MAX_CONCURRENCY} (goal ≥ 0.85); ` +
+      `p50 overhead ${(service1.p50 - bare1.p50).toFixed(1)} ms at c=1 (goal < 15); ` +
+      `peak RSS node+browser ${peakRss.toFixed(0)} MiB`,
+  );
+}
+
+if (process.argv.includes('--serve')) await serve();
+else await main();
