@@ -1,6 +1,9 @@
 // The PWA: manifest and icons are served and well-formed, the service worker registers at the
 // root scope, and a Web Push message delivered to it (through CDP, as a push service would)
 // shows "New submission: <form>" (issue 6, "Push"; decisions §2 for the { org, form } payload).
+import { createECDH, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../test-support/browser.js';
@@ -113,5 +116,113 @@ describe('PWA', () => {
     await page.getByRole('link', { name: /Pushed Person/ }).waitFor();
     expect(await page.locator('ul.feed > li').count()).toBe(1);
     await context.close();
+  });
+
+  it('says so when notifications are blocked, and leaves the switch off', async () => {
+    const context = await browser.newContext();
+    await context.clearPermissions();
+    const page = await context.newPage();
+    await page.goto(stack.url);
+    await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
+    await page.getByLabel('Organisation token').fill(stack.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const toggle = page.getByRole('switch', { name: 'Enable notifications' });
+    await expect.poll(() => toggle.isEnabled()).toBe(true);
+    await toggle.click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toBe(
+      'Could not enable notifications: Notifications are blocked for this site. Allow them in the browser settings.',
+    );
+    expect(await toggle.getAttribute('aria-checked')).toBe('false');
+    await context.close();
+  });
+
+  it('subscribes with the server VAPID key, so a submission reaches the push service', async () => {
+    // Headless Chromium has no push service; the browser's registration with one is replaced by a
+    // loopback push service (speaking RFC 8030: a POST per message), everything else is real.
+    const received: { authorization: string; encoding: string }[] = [];
+    const pushService = createServer((req, res) => {
+      received.push({
+        authorization: req.headers.authorization ?? '',
+        encoding: String(req.headers['content-encoding']),
+      });
+      req.resume();
+      res.writeHead(201).end();
+    });
+    await new Promise<void>((resolve) => pushService.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(pushService.address() as AddressInfo).port}/push/abc`;
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    const keys = {
+      endpoint,
+      p256dh: ecdh.getPublicKey().toString('base64url'),
+      auth: randomBytes(16).toString('base64url'),
+    };
+    const context = await browser.newContext();
+    await context.grantPermissions(['notifications'], { origin: stack.url });
+    await context.addInitScript((k: typeof keys) => {
+      let current: PushSubscription | null = null;
+      const w = window as unknown as { havnKey?: string };
+      PushManager.prototype.subscribe = function (options?: PushSubscriptionOptionsInit) {
+        const bytes = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
+        w.havnKey = btoa(String.fromCharCode(...bytes))
+          .replace(/\+/g, '-')
+          .replace(/\//g, '_')
+          .replace(/=+$/, '');
+        const json = {
+          endpoint: k.endpoint,
+          expirationTime: null,
+          keys: { p256dh: k.p256dh, auth: k.auth },
+        };
+        current = {
+          endpoint: k.endpoint,
+          toJSON: () => json,
+          unsubscribe: () => {
+            current = null;
+            return Promise.resolve(true);
+          },
+        } as unknown as PushSubscription;
+        return Promise.resolve(current);
+      };
+      PushManager.prototype.getSubscription = () => Promise.resolve(current);
+    }, keys);
+    try {
+      const page = await context.newPage();
+      await page.goto(stack.url);
+      await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
+      await page.getByLabel('Organisation token').fill(stack.token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const toggle = page.getByRole('switch', { name: 'Enable notifications' });
+      await expect.poll(() => toggle.isEnabled()).toBe(true);
+      await toggle.click();
+      await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+      const { publicKey } = (await (await fetch(`${stack.url}/api/push/vapid`)).json()) as {
+        publicKey: string;
+      };
+      expect(await page.evaluate(() => (window as unknown as { havnKey: string }).havnKey)).toBe(
+        publicKey,
+      );
+
+      await stack.submit({ name: 'Notify me', terms: true }, stack.url);
+      await expect.poll(() => received.length, { timeout: 15_000 }).toBe(1);
+      expect(received[0]!.authorization).toMatch(new RegExp(`^vapid t=.+, k=${publicKey}$`));
+      expect(received[0]!.encoding).toBe('aes128gcm');
+
+      await toggle.click(); // off: the server forgets the subscription
+      await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
+      // The outbox rows are written with the submission: none is a push any more.
+      const quiet = await stack.submit({ name: 'Quiet now', terms: true }, stack.url);
+      const record = (await stack.submissions()).find((r) => r.id === quiet)!;
+      expect(record.deliveries.filter((d) => d.kind === 'push')).toEqual([]);
+    } finally {
+      await context.close();
+      pushService.closeAllConnections();
+      await new Promise<void>((resolve) =>
+        pushService.close(() => {
+          resolve();
+        }),
+      );
+    }
   });
 });

@@ -24,7 +24,7 @@ export interface SubmissionRecord {
   answers: Record<string, unknown>;
   submitFields: Record<string, unknown> | null;
   body: string;
-  deliveries: { target: string; status: string; attempts: number }[];
+  deliveries: { kind: 'webhook' | 'push'; target: string; status: string; attempts: number }[];
 }
 
 export interface Stack {
