@@ -90,8 +90,12 @@ export class SessionBrowser {
       ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
       extraHTTPHeaders: { ...options.headers },
       ignoreHTTPSErrors: options.ignoreHTTPSErrors,
-      // Downloads land in Playwright's temp dir under the session, never in a home folder.
       acceptDownloads: false,
+      // Shutdown is ours: on SIGTERM the recorder stops and the video is stitched before the
+      // browser closes (spec 1 §3.1 order); Playwright would otherwise kill it first.
+      handleSIGTERM: false,
+      handleSIGINT: false,
+      handleSIGHUP: false,
     });
     try {
       if (options.cookies.length > 0) await context.addCookies([...options.cookies]);
