@@ -16,10 +16,19 @@ if ('serviceWorker' in navigator) {
 // Keep what is on screen current: when a push arrives (the service worker tells its windows), when
 // the tab comes back into view, and every minute while it is visible.
 const refresh = () => dispatchEvent(new Event(REFRESH_EVENT));
-if ('serviceWorker' in navigator)
-  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<{ type?: string }>) => {
-    if (event.data.type === 'havn:submission') refresh();
-  });
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.addEventListener(
+    'message',
+    (event: MessageEvent<{ type?: string; url?: string }>) => {
+      if (event.data.type === 'havn:submission') refresh();
+      // A notification was clicked while this window was open: show that form's feed.
+      const url = event.data.url;
+      if (event.data.type === 'havn:open' && url && new URL(url).origin === location.origin) {
+        location.assign(url);
+      }
+    },
+  );
+}
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') refresh();
 });

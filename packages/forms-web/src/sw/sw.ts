@@ -62,8 +62,9 @@ self.addEventListener('notificationclick', (event) => {
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
       const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
       if (open) {
-        await open.navigate(target).catch(() => null);
-        await open.focus();
+        // The window routes itself (main.tsx): this works whether or not this worker controls it.
+        open.postMessage({ type: 'havn:open', url: target });
+        await open.focus().catch(() => null);
       } else await self.clients.openWindow(target);
     })(),
   );
