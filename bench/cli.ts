@@ -82,10 +82,13 @@ try {
       };
     }),
   );
-  const query = median(times.get('havn otel errors --format Json') ?? []);
+  const queryTimes = times.get('havn otel errors --format Json') ?? [];
+  const query = median(queryTimes);
+  // On a shared, loaded machine the minimum shows the intrinsic cost; the median is the goal.
+  const floor = Math.min(...queryTimes) / Math.min(...(times.get('node -e 0') ?? []));
   printSummary(
     'cli',
-    `havn otel errors --format Json median ${query.toFixed(1)} ms vs node -e 0 ${baseline.toFixed(1)} ms: ${(query / baseline).toFixed(2)}x (goal < 2.5x)`,
+    `havn otel errors --format Json median ${query.toFixed(1)} ms vs node -e 0 ${baseline.toFixed(1)} ms: ${(query / baseline).toFixed(2)}x (goal < 2.5x; min/min ${floor.toFixed(2)}x)`,
   );
 } finally {
   await fake.close();
