@@ -7,6 +7,7 @@ import {
   type FixtureServer,
 } from '../test-support/fixture-server.js';
 import { startService, type TestService } from '../test-support/service.js';
+import { startTlsServer, type TlsServer } from '../test-support/tls-server.js';
 
 // The private-address policy (spec 1 §4.3, rules 1-7) end to end: real Chromium behind the real
 // guard proxy. The canary listens on 127.0.0.1 and must never see a single connection; the
@@ -15,6 +16,7 @@ import { startService, type TestService } from '../test-support/service.js';
 let svc: TestService;
 let site: FixtureServer;
 let canary: Canary;
+let tls: TlsServer;
 
 /** Every way this suite spells the canary's loopback address. */
 function spellings(port: number): string[] {
@@ -51,6 +53,7 @@ beforeAll(async () => {
       res.end();
     },
   });
+  tls = await startTlsServer();
   svc = await startService({ ALLOWED_HOSTS: 'localhost' });
 });
 
@@ -59,6 +62,7 @@ afterAll(async () => {
   await svc.close();
   await site.close();
   await canary.close();
+  await tls.close();
 });
 
 describe('the early check of url', () => {
@@ -113,6 +117,23 @@ describe('the early check of url', () => {
 });
 
 describe('enforcement in the proxy', () => {
+  it('tunnels HTTPS to an allowed host, and ignores insecureTls without ALLOW_INSECURE_TLS', async () => {
+    const { status, body } = await svc.post('/v1/render', {
+      url: `${tls.origin}/`,
+      insecureTls: true,
+    });
+    expect(status).toBe(502);
+    expect(body.error).toMatch(/^navigation failed: net::ERR_CERT_/);
+  });
+
+  it('refuses an HTTPS url into private space before any tunnel is opened', async () => {
+    const { status, body } = await svc.post('/v1/render', {
+      url: `https://127.0.0.1:${tls.port}/`,
+    });
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/loopback/);
+  });
+
   it('answers 400 for a redirect into private space', async () => {
     for (const path of ['/redirect', '/redirect-mapped']) {
       const { status, body } = await svc.post('/v1/render', { url: `${site.origin}${path}` });
