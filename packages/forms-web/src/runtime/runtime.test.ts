@@ -228,6 +228,26 @@ describe('embedded runtime', () => {
     await page.close();
   });
 
+  it('renders into data-target, even one later in the page, and announces the submission', async () => {
+    const html = `<!doctype html><html lang="en"><head><title>Acme</title></head><body><main>
+<h1>Acme</h1><script async src="${stack.url}/runtime.js" data-form="${stack.definitionUrl}"
+data-target="#slot"></script><p>Between</p><section id="slot"></section></main>
+<script>document.addEventListener('havn:submitted', (e) => { document.title = 'sent ' + e.detail.id; });</script>
+</body></html>`;
+    const page = await context.newPage();
+    await page.goto(site.page('/target', html));
+    await page.locator('#slot').getByRole('heading', { name: 'Contact us' }).waitFor();
+    await page.getByRole('textbox', { name: 'Your name' }).fill('Target Test');
+    await page.getByRole('textbox', { name: 'Email' }).fill('t@example.com');
+    await page.getByRole('radio', { name: 'Sales' }).check();
+    await page.getByRole('checkbox', { name: 'I agree to the terms' }).check();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Thank you, we will be in touch.').waitFor();
+    const [latest] = await stack.submissions();
+    await expect.poll(() => page.title()).toBe(`sent ${latest!.id}`);
+    await page.close();
+  });
+
   it('renders the hosted page /f/<org>/<form> on its own', async () => {
     const page = await context.newPage();
     await page.goto(`${stack.url}/f/acme/contact`);
