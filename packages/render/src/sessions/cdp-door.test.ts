@@ -276,6 +276,8 @@ describe('HTTP discovery and Playwright', () => {
       ).rejects.toThrow(/proxyServer is not allowed/);
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
+      // Pages of every context count (0-decisions §1).
+      expect((await api('GET', `/v1/sessions/${session.id}`)).body).toMatchObject({ pages: 2 });
       for (const host of [
         `127.0.0.1:${canaryPort}`,
         `[::ffff:7f00:1]:${canaryPort}`,

@@ -127,6 +127,20 @@ describe('judgeClientFrame', () => {
     );
     expect(ok.ok).toBe(true);
     expect(refusal(frame('Target.exposeDevToolsProtocol', { targetId: 't' }))).toBeTruthy();
+    const drag = frame('Input.dispatchDragEvent', {
+      type: 'drop',
+      x: 1,
+      y: 1,
+      data: { items: [], files: ['/root/.ssh/id_rsa'], dragOperationsMask: 1 },
+    });
+    expect(refusal(drag).error.message).toMatch(/files outside/);
+    const plainDrag = frame('Input.dispatchDragEvent', {
+      type: 'dragEnter',
+      x: 1,
+      y: 1,
+      data: { items: [], dragOperationsMask: 1 },
+    });
+    expect(judgeClientFrame(plainDrag, policy).ok).toBe(true);
   });
 
   it('judges commands wrapped in Target.sendMessageToTarget too', () => {

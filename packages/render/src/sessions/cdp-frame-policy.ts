@@ -83,6 +83,18 @@ const FORBIDDEN: Readonly<Record<string, string>> = {
   'Extensions.loadUnpacked': 'loading extensions from the server filesystem is not allowed',
 };
 
+/** The list of server file paths a command would read, if it names any. */
+function fileParams(method: string, params: Record<string, unknown> | undefined): unknown {
+  if (method === 'DOM.setFileInputFiles' || method === 'Page.handleFileChooser') {
+    return params?.['files'] ?? (method === 'DOM.setFileInputFiles' ? null : undefined);
+  }
+  if (method === 'Input.dispatchDragEvent') {
+    const data = params?.['data'];
+    return isRecord(data) ? data['files'] : undefined;
+  }
+  return undefined;
+}
+
 type Judged =
   { ok: true; params: Record<string, unknown> | undefined } | { ok: false; message: string };
 
@@ -127,16 +139,15 @@ function judgeParams(
     // folder instead of writing where it says (Playwright sends its local temp dir on connect).
     return { ok: true, params: { ...params, downloadPath: policy.downloadDir } };
   }
-  if (method === 'DOM.setFileInputFiles') {
-    const files = params?.['files'];
+  // Each of these reads files from the server's disk into the page (spec: "touch the server's
+  // filesystem"); only the session's own folder is readable.
+  const files = fileParams(method, params);
+  if (files !== undefined) {
     if (
       !Array.isArray(files) ||
       files.some((f) => typeof f !== 'string' || !inside(policy.sandboxDir, f))
     ) {
-      return {
-        ok: false,
-        message: 'DOM.setFileInputFiles: files outside the session folder are not readable',
-      };
+      return { ok: false, message: `${method}: files outside the session folder are not readable` };
     }
   }
   return { ok: true, params };

@@ -263,7 +263,7 @@ export class SessionManager {
   }
 
   private clampTtl(ttlMs: number | undefined): number {
-    return Math.min(ttlMs ?? this.deps.config.ttlMs, this.deps.config.maxTtlMs);
+    return Math.floor(Math.min(ttlMs ?? this.deps.config.ttlMs, this.deps.config.maxTtlMs));
   }
 
   private async navigate(browser: SessionBrowser, url: string): Promise<void> {

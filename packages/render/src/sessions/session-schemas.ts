@@ -27,7 +27,7 @@ const RecordObject = Type.Object({
 });
 
 /** A lease under a second is a mistake, not a wish; the upper clamp is SESSION_MAX_TTL_MS. */
-const TtlMs = Type.Integer({ minimum: 1000 });
+const TtlMs = Type.Number({ minimum: 1000 });
 
 export const CreateSessionBody = Type.Object({
   url: Type.Optional(Type.String({ minLength: 1 })),
