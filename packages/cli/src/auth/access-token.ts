@@ -9,15 +9,22 @@ import { REFRESH_MARGIN_MS } from './defaults.js';
 export async function accessTokenFor(ctx: CliContext, apiUrl: string): Promise<string> {
   const credential = await loadCredential(ctx.configDir);
   // A token is for one audience; after `configure --api-url` an old token is for another API.
-  if (!credential || !sameApi(credential.apiUrl, apiUrl)) {
-    throw new CliError(NOT_AUTHENTICATED);
+  if (!credential) throw new CliError(NOT_AUTHENTICATED);
+  if (!sameApi(credential.apiUrl, apiUrl)) {
+    throw new CliError(
+      `${NOT_AUTHENTICATED}\nThe stored sign-in is for ${credential.apiUrl}, not ${apiUrl}.`,
+    );
   }
   const now = ctx.now();
   const margin = credential.kind === 'token' ? 0 : REFRESH_MARGIN_MS;
   if (credential.expiresOn === null || credential.expiresOn - margin > now) {
     return credential.accessToken;
   }
-  if (credential.kind === 'token') throw new CliError(NOT_AUTHENTICATED);
+  if (credential.kind === 'token') {
+    throw new CliError(
+      `${NOT_AUTHENTICATED}\nThe stored token expired at ${new Date(credential.expiresOn).toISOString()}.`,
+    );
+  }
   let renewed: StoredCredential;
   try {
     renewed = await renew(credential, ctx.configDir);

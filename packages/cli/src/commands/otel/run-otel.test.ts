@@ -82,7 +82,8 @@ describe('check order', () => {
       await writeFile(path, JSON.stringify({ ...stored, expiresOn: Date.now() - 1000 }));
       const r = await havn(['otel', 'traces'], { configDir: dir.dir });
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe(NOT_AUTHENTICATED);
+      expect(r.stderr.startsWith(NOT_AUTHENTICATED)).toBe(true);
+      expect(r.stderr).toMatch(/The stored token expired at \d{4}-/);
       expect(fake.requests).toHaveLength(0);
     } finally {
       await dir.cleanup();
@@ -97,7 +98,9 @@ describe('check order', () => {
       });
       const r = await havn(['otel', 'errors'], { configDir: dir.dir });
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe(NOT_AUTHENTICATED);
+      expect(r.stderr).toBe(
+        `${NOT_AUTHENTICATED}The stored sign-in is for ${fake.url}, not http://127.0.0.1:9.\n`,
+      );
     } finally {
       await dir.cleanup();
     }
