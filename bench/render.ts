@@ -15,6 +15,7 @@ import { createLogger } from '@havn/shared';
 import { browserLaunchArgs } from '../packages/render/src/browser/launch-args.js';
 import { composeServer } from '../packages/render/src/compose.js';
 import { loadConfig } from '../packages/render/src/config.js';
+import { builtInProfile } from '../packages/render/src/profiles.js';
 import { percentile, printSummary, printTable } from './lib/harness.js';
 
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -144,9 +145,20 @@ async function main(): Promise<void> {
   });
   // Without --proxy-server the host-resolver rule would fail "localhost": the bare loop resolves
   // nothing itself, so point it at 127.0.0.1 directly.
+  const desktop = builtInProfile('desktop');
+  if (!desktop) throw new Error('no desktop profile');
   const barePage = pageUrl.replace('localhost', '127.0.0.1');
   const bareJob = async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // The same context settings the service uses for its default profile (`desktop`).
+    const context = await browser.newContext({
+      viewport: desktop.viewport,
+      deviceScaleFactor: desktop.deviceScaleFactor,
+      isMobile: desktop.isMobile,
+      hasTouch: desktop.hasTouch,
+      colorScheme: desktop.colorScheme,
+      locale: desktop.locale,
+      timezoneId: desktop.timezone,
+    });
     try {
       const page = await context.newPage();
       await page.goto(barePage);
