@@ -1,7 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, Migrator, SqliteDialect } from 'kysely';
+import {
+  CamelCasePlugin,
+  Kysely,
+  Migrator,
+  SqliteDialect,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
 import { migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
 
@@ -18,7 +25,7 @@ export async function openSqliteDatabase(userDataDir: string): Promise<Kysely<Da
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin()],
   });
   const migrator = new Migrator({
@@ -31,4 +38,28 @@ export async function openSqliteDatabase(userDataDir: string): Promise<Kysely<Da
     throw error instanceof Error ? error : new Error('migration failed');
   }
   return db;
+}
+
+/**
+ * Kysely prepares every query anew; on the ingest path preparing costs as much as running. The
+ * query builder produces the same SQL text for the same query shape, so prepared statements are
+ * kept by text (bounded, oldest dropped first).
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 256): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (sql) => {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = sqlite.prepare(sql);
+        if (cache.size >= max) {
+          const oldest = cache.keys().next().value;
+          if (oldest !== undefined) cache.delete(oldest);
+        }
+        cache.set(sql, stmt);
+      }
+      return stmt;
+    },
+  };
 }

@@ -56,31 +56,36 @@ export class DeliveryStore {
     return row?.at == null ? undefined : Number(row.at);
   }
 
-  async record(delivery: DeliveryRow, outcome: AttemptOutcome): Promise<void> {
+  /** Records attempts and the deliveries' new states, many in one transaction (one sync). */
+  async record(
+    items: readonly { delivery: DeliveryRow; outcome: AttemptOutcome }[],
+  ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('deliveryAttempts')
-        .values({
-          deliveryId: delivery.id,
-          attemptedAt: outcome.attemptedAt,
-          status: outcome.status,
-          durationMs: outcome.durationMs,
-          error: outcome.error,
-        })
-        .execute();
-      await trx
-        .updateTable('deliveries')
-        .set((eb) => ({
-          attempts: eb('attempts', '+', 1),
-          roundAttempts: outcome.next.roundAttempts,
-          status: outcome.next.status,
-          nextAttemptAt: outcome.next.nextAttemptAt,
-          lastStatus: outcome.status,
-          lastError: outcome.error,
-          deliveredAt: outcome.next.deliveredAt ?? delivery.deliveredAt,
-        }))
-        .where('id', '=', delivery.id)
-        .execute();
+      for (const { delivery, outcome } of items) {
+        await trx
+          .insertInto('deliveryAttempts')
+          .values({
+            deliveryId: delivery.id,
+            attemptedAt: outcome.attemptedAt,
+            status: outcome.status,
+            durationMs: outcome.durationMs,
+            error: outcome.error,
+          })
+          .execute();
+        await trx
+          .updateTable('deliveries')
+          .set((eb) => ({
+            attempts: eb('attempts', '+', 1),
+            roundAttempts: outcome.next.roundAttempts,
+            status: outcome.next.status,
+            nextAttemptAt: outcome.next.nextAttemptAt,
+            lastStatus: outcome.status,
+            lastError: outcome.error,
+            deliveredAt: outcome.next.deliveredAt ?? delivery.deliveredAt,
+          }))
+          .where('id', '=', delivery.id)
+          .execute();
+      }
     });
   }
 

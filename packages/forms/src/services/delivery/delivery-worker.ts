@@ -1,5 +1,5 @@
 import type { Logger } from '@havn/shared';
-import type { DeliveryRow, DeliveryStore } from '../../store/deliveries.store.js';
+import type { AttemptOutcome, DeliveryRow, DeliveryStore } from '../../store/deliveries.store.js';
 import type { AttemptResult } from './outbound-http.js';
 import { nextDelay, pushRetrySteps } from './retry-schedule.js';
 
@@ -29,6 +29,12 @@ export class DeliveryWorker {
   private again = false;
   private stopped = true;
   private timer: NodeJS.Timeout | undefined;
+  private toRecord: {
+    delivery: DeliveryRow;
+    outcome: AttemptOutcome;
+    resolve: () => void;
+    reject: (err: unknown) => void;
+  }[] = [];
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.now = deps.now ?? Date.now;
@@ -152,12 +158,32 @@ export class DeliveryWorker {
         'delivery attempt failed',
       );
     }
-    await this.deps.deliveries.record(row, {
+    await this.recordBatched(row, {
       attemptedAt: new Date(started).toISOString(),
       status: result.status,
       durationMs,
       error: result.error,
       next: { ...next, roundAttempts },
+    });
+  }
+
+  // Attempts that finish together are recorded in one transaction: one sync instead of one each,
+  // so a busy worker does not eat the disk time ingest needs.
+  private recordBatched(delivery: DeliveryRow, outcome: AttemptOutcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.toRecord.push({ delivery, outcome, resolve, reject });
+      if (this.toRecord.length > 1) return;
+      setImmediate(() => {
+        const batch = this.toRecord.splice(0);
+        this.deps.deliveries.record(batch).then(
+          () => {
+            for (const b of batch) b.resolve();
+          },
+          (err: unknown) => {
+            for (const b of batch) b.reject(err);
+          },
+        );
+      });
     });
   }
 }
