@@ -195,14 +195,18 @@ describe('inbox', () => {
     await page.close();
   });
 
-  it('fits a phone-sized screen and passes axe on the feed and the submission page', async () => {
+  it('fits a phone-sized screen and passes axe on the feed and the submission page, in dark mode', async () => {
     const page = await openInbox(stack.token, {
+      colorScheme: 'dark',
       viewport: { width: 390, height: 844 },
       isMobile: true,
       hasTouch: true,
       deviceScaleFactor: 2,
     });
     await page.getByRole('link', { name: /Katherine Johnson/ }).waitFor();
+    expect(
+      await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor),
+    ).toBe('rgb(13, 17, 23)');
     const overflow = () =>
       page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(await overflow()).toBeLessThanOrEqual(0);

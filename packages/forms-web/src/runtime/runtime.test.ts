@@ -254,6 +254,14 @@ data-target="#slot"></script><p>Between</p><section id="slot"></section></main>
     await page.getByRole('heading', { name: 'Contact us' }).waitFor();
     expect(await page.getByRole('textbox', { name: 'Email' }).getAttribute('type')).toBe('email');
     expect(await page.title()).toBe('Contact us');
+    // It posts from the server's own origin, which the form allows.
+    await page.getByRole('textbox', { name: 'Your name' }).fill('Hosted Visitor');
+    await page.getByRole('textbox', { name: 'Email' }).fill('hosted@example.com');
+    await page.getByRole('radio', { name: 'Support' }).check();
+    await page.getByRole('checkbox', { name: 'I agree to the terms' }).check();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Thank you, we will be in touch.').waitFor();
+    expect((await stack.submissions())[0]!.origin).toBe(stack.url);
     await page.close();
   });
 
