@@ -165,6 +165,13 @@ export class SessionBrowser {
     return page.screenshot({ ...shot, fullPage: options.fullPage ?? false });
   }
 
+  /** A JPEG of the current page as it is now. */
+  async still(quality: number): Promise<Buffer> {
+    const page = this.currentPage();
+    if (!page) throw new Error('the session has no open page');
+    return page.screenshot({ type: 'jpeg', quality, timeout: 10_000 });
+  }
+
   /**
    * Screencasts the current page on a CDP session of the service's own, so a client stopping its
    * screencast does not stop ours, and moves to whichever page becomes current.

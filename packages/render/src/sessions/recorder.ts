@@ -20,6 +20,8 @@ export interface FrameSource {
     options: { quality: number },
     onFrame: (frame: { data: Buffer; timestamp: number }) => void,
   ): Promise<{ stop(): Promise<void> }>;
+  /** A JPEG of the current page, for a recording whose page never changed while it ran. */
+  still(quality: number): Promise<Buffer>;
 }
 
 export class Recorder {
@@ -28,6 +30,7 @@ export class Recorder {
   private pending: { data: Buffer; timestamp: number } | undefined;
   private writes: Promise<void>[] = [];
   private screencast: { stop(): Promise<void> } | undefined;
+  private source: FrameSource | undefined;
   private startTime = 0;
   private stopTime: number | undefined;
 
@@ -44,6 +47,7 @@ export class Recorder {
 
   async start(source: FrameSource): Promise<void> {
     this.startTime = this.now() / 1000;
+    this.source = source;
     this.screencast = await source.startScreencast({ quality: this.options.quality }, (frame) => {
       this.onFrame(frame);
     });
@@ -63,6 +67,15 @@ export class Recorder {
   /** Stitches what was recorded; undefined when the page never painted a frame. */
   async stitch(ffmpegPath: string): Promise<string | undefined> {
     await this.stop();
+    if (this.frames.length === 0 && this.source) {
+      // Chromium sends screencast frames only when something paints: a page that stayed still
+      // the whole time still gets its video, one frame held from start to stop.
+      const still = await this.source.still(this.options.quality).catch(() => undefined);
+      if (still) {
+        this.keep({ data: still, timestamp: this.startTime });
+        await Promise.all(this.writes);
+      }
+    }
     if (this.frames.length === 0) return undefined;
     return stitchVideo({
       frames: this.frames,
