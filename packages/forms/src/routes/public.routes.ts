@@ -20,7 +20,7 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
 
   async function gate(request: FastifyRequest, reply: FastifyReply, method: 'GET' | 'POST') {
     const { org, form } = request.params as FormParamsT;
-    const found = await store.forms.get(org, form);
+    const found = await store.forms.getCached(org, form);
     if (!found) throw new HttpError(404, `form ${org}/${form} not found`);
     const origin = request.headers.origin;
     if (origin === undefined) {
@@ -114,7 +114,7 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
         ip: request.ip,
         now: deps.now(),
         newId: deps.newId,
-        pushSubscriptions: await store.push.ofOrg(org),
+        pushSubscriptions: await store.push.ofOrgCached(org),
       });
       // Answer only after the group commit that holds this row (and its outbox rows) is synced.
       await store.writer.write(write);

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { canonicalJson } from './canonical-json.js';
+import { ReadCache } from './read-cache.js';
 import type { Database, FormTable } from './schema.js';
 
 export interface Webhook {
@@ -54,7 +55,23 @@ function toForm(row: FormTable): Form {
 
 /** Forms and their versioned definitions. */
 export class FormStore {
+  private readonly cache = new ReadCache<Form | undefined>(2_000);
+
   constructor(private readonly db: Kysely<Database>) {}
+
+  /** Drops the cached gate settings once a write has committed. */
+  private async invalidating<T>(orgSlug: string, id: string, write: Promise<T>): Promise<T> {
+    try {
+      return await write;
+    } finally {
+      this.cache.invalidate(`${orgSlug}\n${id}`);
+    }
+  }
+
+  /** `get` through a short cache: the ingest path's origin gate (see ReadCache). */
+  async getCached(orgSlug: string, id: string): Promise<Form | undefined> {
+    return this.cache.get(`${orgSlug}\n${id}`, () => this.get(orgSlug, id));
+  }
 
   async list(orgSlug: string): Promise<FormListItem[]> {
     const rows = await this.db
@@ -113,45 +130,49 @@ export class FormStore {
 
   /** Creates or replaces the form's metadata; versions the definition when it changed. */
   async put(orgSlug: string, id: string, write: FormWrite, now: string): Promise<Form> {
-    return this.db.transaction().execute(async (trx) => {
-      const existing = await trx
-        .selectFrom('forms')
-        .select(['definitionVersion', 'createdAt'])
-        .where('orgSlug', '=', orgSlug)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      const version = existing?.definitionVersion ?? null;
-      const values = {
-        name: write.name,
-        description: write.description,
-        allowedOrigins: JSON.stringify(write.allowedOrigins),
-        webhooks: JSON.stringify(write.webhooks),
-        updatedAt: now,
-      };
-      if (existing) {
-        await trx
-          .updateTable('forms')
-          .set(values)
+    return this.invalidating(
+      orgSlug,
+      id,
+      this.db.transaction().execute(async (trx) => {
+        const existing = await trx
+          .selectFrom('forms')
+          .select(['definitionVersion', 'createdAt'])
           .where('orgSlug', '=', orgSlug)
           .where('id', '=', id)
-          .execute();
-      } else {
-        await trx
-          .insertInto('forms')
-          .values({ ...values, orgSlug, id, definitionVersion: null, createdAt: now })
-          .execute();
-      }
-      if (write.definition !== undefined) {
-        await this.storeDefinition(trx, orgSlug, id, version, write.definition, now);
-      }
-      const row = await trx
-        .selectFrom('forms')
-        .selectAll()
-        .where('orgSlug', '=', orgSlug)
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
-      return toForm(row);
-    });
+          .executeTakeFirst();
+        const version = existing?.definitionVersion ?? null;
+        const values = {
+          name: write.name,
+          description: write.description,
+          allowedOrigins: JSON.stringify(write.allowedOrigins),
+          webhooks: JSON.stringify(write.webhooks),
+          updatedAt: now,
+        };
+        if (existing) {
+          await trx
+            .updateTable('forms')
+            .set(values)
+            .where('orgSlug', '=', orgSlug)
+            .where('id', '=', id)
+            .execute();
+        } else {
+          await trx
+            .insertInto('forms')
+            .values({ ...values, orgSlug, id, definitionVersion: null, createdAt: now })
+            .execute();
+        }
+        if (write.definition !== undefined) {
+          await this.storeDefinition(trx, orgSlug, id, version, write.definition, now);
+        }
+        const row = await trx
+          .selectFrom('forms')
+          .selectAll()
+          .where('orgSlug', '=', orgSlug)
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        return toForm(row);
+      }),
+    );
   }
 
   /** Stores a definition for an existing form; the version it is stored under. */
@@ -161,16 +182,20 @@ export class FormStore {
     definition: object,
     now: string,
   ): Promise<number | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      const existing = await trx
-        .selectFrom('forms')
-        .select('definitionVersion')
-        .where('orgSlug', '=', orgSlug)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (!existing) return undefined;
-      return this.storeDefinition(trx, orgSlug, id, existing.definitionVersion, definition, now);
-    });
+    return this.invalidating(
+      orgSlug,
+      id,
+      this.db.transaction().execute(async (trx) => {
+        const existing = await trx
+          .selectFrom('forms')
+          .select('definitionVersion')
+          .where('orgSlug', '=', orgSlug)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (!existing) return undefined;
+        return this.storeDefinition(trx, orgSlug, id, existing.definitionVersion, definition, now);
+      }),
+    );
   }
 
   // spec 2 §9: an unchanged definition is not re-versioned (compared key-order-insensitively).
@@ -260,34 +285,38 @@ export class FormStore {
 
   /** Deletes the form, its definitions, its answers and their deliveries (spec 2 §3). */
   async delete(orgSlug: string, id: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const deliveryIds = trx
-        .selectFrom('deliveries')
-        .select('id')
-        .where('orgSlug', '=', orgSlug)
-        .where('formId', '=', id);
-      await trx.deleteFrom('deliveryAttempts').where('deliveryId', 'in', deliveryIds).execute();
-      await trx
-        .deleteFrom('deliveries')
-        .where('orgSlug', '=', orgSlug)
-        .where('formId', '=', id)
-        .execute();
-      await trx
-        .deleteFrom('submissions')
-        .where('orgSlug', '=', orgSlug)
-        .where('formId', '=', id)
-        .execute();
-      await trx
-        .deleteFrom('definitions')
-        .where('orgSlug', '=', orgSlug)
-        .where('formId', '=', id)
-        .execute();
-      const r = await trx
-        .deleteFrom('forms')
-        .where('orgSlug', '=', orgSlug)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return r.numDeletedRows > 0n;
-    });
+    return this.invalidating(
+      orgSlug,
+      id,
+      this.db.transaction().execute(async (trx) => {
+        const deliveryIds = trx
+          .selectFrom('deliveries')
+          .select('id')
+          .where('orgSlug', '=', orgSlug)
+          .where('formId', '=', id);
+        await trx.deleteFrom('deliveryAttempts').where('deliveryId', 'in', deliveryIds).execute();
+        await trx
+          .deleteFrom('deliveries')
+          .where('orgSlug', '=', orgSlug)
+          .where('formId', '=', id)
+          .execute();
+        await trx
+          .deleteFrom('submissions')
+          .where('orgSlug', '=', orgSlug)
+          .where('formId', '=', id)
+          .execute();
+        await trx
+          .deleteFrom('definitions')
+          .where('orgSlug', '=', orgSlug)
+          .where('formId', '=', id)
+          .execute();
+        const r = await trx
+          .deleteFrom('forms')
+          .where('orgSlug', '=', orgSlug)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        return r.numDeletedRows > 0n;
+      }),
+    );
   }
 }

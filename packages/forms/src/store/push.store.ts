@@ -1,14 +1,23 @@
 import type { Kysely, Selectable } from 'kysely';
+import { ReadCache } from './read-cache.js';
 import type { Database, PushSubscriptionTable } from './schema.js';
 
 export type PushSubscriptionRow = Selectable<PushSubscriptionTable>;
 
 /** Web Push subscriptions, one per browser endpoint per organisation. */
 export class PushStore {
+  private readonly cache = new ReadCache<PushSubscriptionRow[]>(2_000);
+
   constructor(private readonly db: Kysely<Database>) {}
+
+  /** `ofOrg` through a short cache: every ingest asks (see ReadCache). */
+  async ofOrgCached(orgSlug: string): Promise<PushSubscriptionRow[]> {
+    return this.cache.get(orgSlug, () => this.ofOrg(orgSlug));
+  }
 
   /** Stores the subscription, replacing the keys of one with the same endpoint. */
   async upsert(sub: PushSubscriptionRow): Promise<void> {
+    this.cache.invalidate(sub.orgSlug);
     await this.db
       .insertInto('pushSubscriptions')
       .values(sub)
@@ -23,6 +32,7 @@ export class PushStore {
   }
 
   async remove(orgSlug: string, endpoint: string): Promise<boolean> {
+    this.cache.invalidate(orgSlug);
     const r = await this.db
       .deleteFrom('pushSubscriptions')
       .where('orgSlug', '=', orgSlug)
@@ -32,7 +42,9 @@ export class PushStore {
   }
 
   async removeById(id: string): Promise<void> {
+    const row = await this.get(id);
     await this.db.deleteFrom('pushSubscriptions').where('id', '=', id).execute();
+    if (row) this.cache.invalidate(row.orgSlug);
   }
 
   async ofOrg(orgSlug: string): Promise<PushSubscriptionRow[]> {
