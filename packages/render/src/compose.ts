@@ -16,6 +16,8 @@ export async function composeServer(options: {
   log: Logger;
   version?: string;
   extensions?: readonly ServerExtension[];
+  /** How long a browser may take to make or close a context before it counts as wedged. */
+  wedgeTimeoutMs?: number;
 }): Promise<App> {
   const { config, log } = options;
   const metrics = new RenderMetrics();
@@ -33,6 +35,7 @@ export async function composeServer(options: {
     executablePath: config.chromiumPath,
     proxyUrl: proxy.url,
     log,
+    ...(options.wedgeTimeoutMs !== undefined && { wedgeTimeoutMs: options.wedgeTimeoutMs }),
   });
   return buildServer({
     config,

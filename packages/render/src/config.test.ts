@@ -62,4 +62,13 @@ describe('loadConfig', () => {
       loadConfig({ ...base, ALLOWED_HOSTS: 'intranet.example, Wiki.Local ,' }).allowedHosts,
     ).toEqual(['intranet.example', 'Wiki.Local']);
   });
+
+  it('checks that CHROMIUM_PATH is an executable', () => {
+    expect(() => loadConfig({ ...base, CHROMIUM_PATH: '/nonexistent/chrome' })).toThrow(
+      'CHROMIUM_PATH: /nonexistent/chrome is not an executable file',
+    );
+    expect(loadConfig({ ...base, CHROMIUM_PATH: 'chromium' }).chromiumPath).toBe(
+      '/usr/bin/chromium',
+    );
+  });
 });

@@ -102,8 +102,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
   if (!anonymous && !env.BROWSER_API_TOKEN) {
     problems.push('BROWSER_API_TOKEN: required unless ALLOW_ANONYMOUS=1');
   }
-  const chromiumPath = env.CHROMIUM_PATH || findExecutable(CHROMIUM_CANDIDATES, env.PATH);
-  if (!chromiumPath) {
+  const chromiumPath = env.CHROMIUM_PATH
+    ? findExecutable([env.CHROMIUM_PATH], env.PATH)
+    : findExecutable(CHROMIUM_CANDIDATES, env.PATH);
+  if (env.CHROMIUM_PATH && !chromiumPath) {
+    problems.push(`CHROMIUM_PATH: ${env.CHROMIUM_PATH} is not an executable file`);
+  } else if (!chromiumPath) {
     problems.push(
       `CHROMIUM_PATH: no browser found (looked for ${CHROMIUM_CANDIDATES.join(', ')}); install chromium-headless-shell or set CHROMIUM_PATH`,
     );

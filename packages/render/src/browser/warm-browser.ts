@@ -19,6 +19,14 @@ export class BrowserCrashedError extends Error {
   }
 }
 
+/** The browser could not be started (a missing or broken binary). */
+export class BrowserLaunchError extends Error {
+  constructor(reason: string) {
+    super(`the browser could not be started: ${reason}`);
+    this.name = 'BrowserLaunchError';
+  }
+}
+
 export interface WarmBrowserOptions {
   executablePath: string;
   proxyUrl: string;
@@ -51,15 +59,21 @@ export class WarmBrowser {
   async #launch(): Promise<Live> {
     const { executablePath, proxyUrl, log } = this.#options;
     this.#launches++;
-    const browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: browserLaunchArgs(proxyUrl),
-      // We handle SIGTERM ourselves and close the browser in onClose.
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
+    const browser = await chromium
+      .launch({
+        executablePath,
+        headless: true,
+        args: browserLaunchArgs(proxyUrl),
+        // We handle SIGTERM ourselves and close the browser in onClose.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      })
+      .catch((err: unknown) => {
+        const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+        log.error({ err }, 'browser launch failed');
+        throw new BrowserLaunchError(reason.replace(/^browserType\.launch: /, ''));
+      });
     const live: Live = { browser, pid: await browserPid(browser), crashed: false };
     browser.on('disconnected', () => {
       live.crashed = true;

@@ -59,13 +59,16 @@ beforeAll(async () => {
     // Never answers: navigation waits until the deadline.
     '/hang': () => undefined,
   });
-  svc = await startService({
-    ALLOWED_HOSTS: 'localhost',
-    MAX_CONCURRENCY: '1',
-    QUEUE_TIMEOUT_MS: String(QUEUE_TIMEOUT_MS),
-    RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS),
-    MAX_HTML_BYTES: '2000',
-  });
+  svc = await startService(
+    {
+      ALLOWED_HOSTS: 'localhost',
+      MAX_CONCURRENCY: '1',
+      QUEUE_TIMEOUT_MS: String(QUEUE_TIMEOUT_MS),
+      RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS),
+      MAX_HTML_BYTES: '2000',
+    },
+    { wedgeTimeoutMs: 1500 },
+  );
 });
 
 afterAll(async () => {
@@ -162,5 +165,26 @@ describe('a browser crash', () => {
     const after = await start({ html: '<p>after</p>', return: 'base64' });
     expect(after.status).toBe(200);
     expect((await health()).renders).toEqual({ inFlight: 0, queued: 0 });
+  });
+
+  it('replaces a wedged browser (one that stops answering)', async () => {
+    await start({ html: '<p>warm</p>' });
+    const pid = browserPid();
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const stuck = await start({ html: '<p>stuck</p>' });
+      expect(stuck.status).toBe(502);
+      expect(stuck.body.error).toMatch(/browser crashed/);
+    } finally {
+      // Killed by the service already; make sure nothing is left stopped.
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+    const after = await start({ html: '<p>after</p>', return: 'base64' });
+    expect(after.status).toBe(200);
+    expect(browserPid()).not.toBe(pid);
   });
 });

@@ -7,7 +7,11 @@ import {
   NavigationError,
   PageCrashedError,
 } from '../browser/capture-errors.js';
-import { BrowserCrashedError, type WarmBrowser } from '../browser/warm-browser.js';
+import {
+  BrowserCrashedError,
+  BrowserLaunchError,
+  type WarmBrowser,
+} from '../browser/warm-browser.js';
 import type { GuardProxy, ProxyChannel, Refusal } from '../netguard/guard-proxy.js';
 import { checkRenderUrl } from '../netguard/url-check.js';
 import type { Profile } from '../profiles.js';
@@ -64,7 +68,15 @@ export class RenderService {
 
   /** The early private-address check of `url` (spec 1 §4.3 rule 4): 400 naming host, address, range. */
   async checkTarget(options: PreparedOptions): Promise<void> {
-    if ('url' in options.target) await checkRenderUrl(options.target.url, this.#d.policy);
+    if (!('url' in options.target)) return;
+    try {
+      await checkRenderUrl(options.target.url, this.#d.policy);
+    } catch (err) {
+      this.#d.metrics.failures.inc({
+        cause: err instanceof HttpError && err.status === 400 ? 'refused' : 'navigation',
+      });
+      throw err;
+    }
   }
 
   /** Renders one profile; rejects with an HttpError (or ClientGoneError). */
@@ -150,6 +162,7 @@ export class RenderService {
     if (err instanceof BrowserCrashedError || err instanceof PageCrashedError) {
       return new HttpError(502, err.message);
     }
+    if (err instanceof BrowserLaunchError) return new HttpError(503, err.message);
     this.#d.log.error({ err }, 'render failed');
     return err instanceof Error ? err : new Error(String(err));
   }
@@ -192,12 +205,12 @@ function causeOf(err: Error): FailureCause {
   switch (err.status) {
     case 400:
       return 'invalid';
-    case 503:
-      return 'queue_timeout';
     case 504:
       return 'render_timeout';
     case 502:
       return /crashed/.test(err.message) ? 'browser_crash' : 'navigation';
+    case 503:
+      return /browser/.test(err.message) ? 'browser_crash' : 'queue_timeout';
     default:
       return 'internal';
   }

@@ -25,7 +25,10 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startService(
+  env: Record<string, string> = {},
+  tuning: { wedgeTimeoutMs?: number } = {},
+): Promise<TestService> {
   const dir = await mkdtemp(join(tmpdir(), 'havn-render-test-'));
   const config = loadConfig({
     PATH: process.env.PATH,
@@ -43,7 +46,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Te
     },
   });
   const log = createLogger({ name: 'havn-render-test', destination });
-  const app = await composeServer({ config, log, version: '0.0.0-test' });
+  const app = await composeServer({ config, log, version: '0.0.0-test', ...tuning });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
