@@ -24,7 +24,8 @@ beforeAll(async () => {
   site = await startSite('localhost');
   stack = await startStack([site.origin]);
   browser = await launchBrowser();
-  context = await browser.newContext();
+  // en-US: the keyboard test types the date control's mm/dd/yyyy segments.
+  context = await browser.newContext({ locale: 'en-US' });
 });
 
 afterAll(async () => {

@@ -62,6 +62,8 @@ async function listen(dir: string, port: number): Promise<{ app: App; url: strin
     log: createLogger({ name: 'forms-web-test', level: 'silent' }),
     store: await openStore(dir),
     vapid: loadOrCreateVapidKeys(dir),
+    // No automatic webhook retry during a test: a redelivery is then the only second attempt.
+    retrySchedule: [3_600_000],
   });
   const url = await app.listen({ host: '127.0.0.1', port });
   return { app, url };
