@@ -8,8 +8,8 @@ import { REFRESH_MARGIN_MS } from './defaults.js';
 
 export async function accessTokenFor(ctx: CliContext, apiUrl: string): Promise<string> {
   const credential = await loadCredential(ctx.configDir);
-  // A token is for one audience; after `configure --api-url` an old token is for another API.
   if (!credential) throw new CliError(NOT_AUTHENTICATED);
+  // A token is for one audience; after `configure --api-url` an old token is for another API.
   if (!sameApi(credential.apiUrl, apiUrl)) {
     throw new CliError(
       `${NOT_AUTHENTICATED}\nThe stored sign-in is for ${credential.apiUrl}, not ${apiUrl}.`,
@@ -29,6 +29,8 @@ export async function accessTokenFor(ctx: CliContext, apiUrl: string): Promise<s
   try {
     renewed = await renew(credential, ctx.configDir);
   } catch (error) {
+    // Renewal starts a few minutes early; until the token really expires, it still works.
+    if (credential.expiresOn > now) return credential.accessToken;
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliError(`${NOT_AUTHENTICATED}\nThe stored sign-in could not be renewed: ${reason}`);
   }

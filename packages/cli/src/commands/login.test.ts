@@ -154,8 +154,16 @@ describe('havn login --azure-cli', () => {
     expect(fake.last.headers.authorization).toBe('Bearer az-token-2');
   });
 
-  it('when az cannot renew, the query is not authenticated', async () => {
+  it('when az cannot renew a token about to expire, the query still uses it', async () => {
     expect((await run(['login', '--azure-cli'], undefined, azEnv({ AZ_TTL: '60' }))).code).toBe(0);
+    fake.acceptedToken = 'az-token-1';
+    const q = await run(['otel', 'errors'], undefined, azEnv({ AZ_FAIL: '1' }));
+    expect(q.code).toBe(0);
+    expect(fake.last.headers.authorization).toBe('Bearer az-token-1');
+  });
+
+  it('when az cannot renew an expired token, the query is not authenticated', async () => {
+    expect((await run(['login', '--azure-cli'], undefined, azEnv({ AZ_TTL: '-10' }))).code).toBe(0);
     const q = await run(['otel', 'errors'], undefined, azEnv({ AZ_FAIL: '1' }));
     expect(q.code).toBe(1);
     expect(q.stderr.startsWith(NOT_AUTHENTICATED)).toBe(true);
