@@ -47,10 +47,13 @@ class NavigationRefusedError extends HttpError {
   }
 }
 
-/** The client went away; nobody will read the answer. */
-export class ClientGoneError extends Error {
+/**
+ * The client went away; nobody will read the answer. 499 (nginx's "client closed request") keeps
+ * it out of the error log and marks it in the request log.
+ */
+export class ClientGoneError extends HttpError {
   constructor() {
-    super('client disconnected');
+    super(499, 'client disconnected');
     this.name = 'ClientGoneError';
   }
 }
