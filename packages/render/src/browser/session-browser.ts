@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, errors, type BrowserContext, type Page } from 'playwright-core';
 import {
   startPageScreencast,
   type ScreencastOptions,
@@ -146,7 +146,18 @@ export class SessionBrowser {
 
   async navigate(url: string, timeoutMs: number): Promise<void> {
     const page = this.currentPage() ?? (await this.context.newPage());
-    await page.goto(url, { timeout: timeoutMs, waitUntil: 'load' });
+    try {
+      await page.goto(url, { timeout: timeoutMs, waitUntil: 'load' });
+    } catch (err) {
+      // The reason a person can act on: Chromium's net:: code, without Playwright's call log.
+      const text = err instanceof Error ? err.message : String(err);
+      if (err instanceof errors.TimeoutError) {
+        throw new Error(`timed out after ${timeoutMs} ms`, { cause: err });
+      }
+      const net = /net::ERR_[A-Z_0-9]+/.exec(text);
+      const reason = net ? net[0] : (text.split('\n')[0] ?? text).replace(/^[\w.]+: /, '');
+      throw new Error(reason, { cause: err });
+    }
   }
 
   async screenshot(options: SessionScreenshotOptions): Promise<Buffer> {

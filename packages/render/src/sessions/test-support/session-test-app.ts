@@ -69,6 +69,7 @@ export async function startSessionTestApp(
     ttlMs?: number;
     maxTtlMs?: number;
     reaperIntervalMs?: number;
+    allowInsecureTls?: boolean;
   } = {},
 ): Promise<SessionTestApp> {
   const fixture = await startFixtureServer();
@@ -96,7 +97,7 @@ export async function startSessionTestApp(
     log,
     resolveProfile: testResolveProfile,
     hostPolicy: { allowedHosts: ['localhost'], allowPrivate: false },
-    allowInsecureTls: false,
+    allowInsecureTls: options.allowInsecureTls ?? false,
     serviceToken: SERVICE_TOKEN,
     reaperIntervalMs: options.reaperIntervalMs ?? 200,
     screenshotTimeoutMs: 1500,
