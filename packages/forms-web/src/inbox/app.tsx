@@ -9,6 +9,7 @@ import { FormsList } from './views/forms-list.js';
 import { PushSwitch } from './views/push-switch.js';
 import { SignIn } from './views/sign-in.js';
 import { SubmissionView } from './views/submission.js';
+import { UnreadBadge } from './views/unread-badge.js';
 
 export function App() {
   const [creds, setCreds] = useState<Credentials | null>(loadSession);
@@ -50,6 +51,7 @@ export function App() {
         <nav aria-label="Main">
           <a href={href.feed()} aria-current={current('feed')}>
             All submissions
+            <UnreadBadge api={api} />
           </a>
           <a href={href.forms()} aria-current={current('forms')}>
             Forms

@@ -107,7 +107,8 @@ describe('inbox', () => {
     expect(items[0]).toContain('Grace Hopper'); // newest first
     expect(items[1]).toContain('Ada Lovelace');
     expect(items.every((t) => t.includes('Unread'))).toBe(true);
-    await page.getByText('2 unread').waitFor();
+    await page.locator('.heading').getByText('2 unread').waitFor();
+    await page.getByRole('link', { name: /^All submissions\s*2 unread$/ }).waitFor();
 
     await page.getByRole('link', { name: 'Forms' }).click();
     await page
@@ -134,7 +135,8 @@ describe('inbox', () => {
       (await stack.submissions()).find((s) => s.answers.name === 'Ada Lovelace')?.read;
     await expect.poll(isRead).toBe(true);
     await page.getByRole('link', { name: /Back to/ }).click();
-    await page.getByText('1 unread').waitFor();
+    await page.locator('.heading').getByText('1 unread').waitFor();
+    await page.getByRole('link', { name: /^All submissions\s*1 unread$/ }).waitFor();
     const adaItem = page.getByRole('listitem').filter({ hasText: 'Ada Lovelace' });
     expect(await adaItem.innerText()).not.toContain('Unread');
     await page.close();

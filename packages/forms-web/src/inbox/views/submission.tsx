@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Api, Definition, Delivery, Submission } from '../api.js';
 import { answerRows, formatDate } from '../format.js';
 import { href } from '../route.js';
-import { useLoad } from '../use-load.js';
+import { REFRESH_EVENT, useLoad } from '../use-load.js';
 
 interface Data {
   record: Submission;
@@ -35,6 +35,8 @@ export function SubmissionView(props: {
     api.markRead(form, id).then(
       () => {
         record.read = true;
+        // Counts elsewhere on screen (the unread badge) catch up.
+        dispatchEvent(new Event(REFRESH_EVENT));
       },
       (err: unknown) => {
         setReadError(`Could not mark as read: ${err instanceof Error ? err.message : ''}`);
