@@ -53,6 +53,14 @@ export interface SessionScreenshotOptions {
   timeoutMs: number;
 }
 
+/** The client closed every page: there is nothing to capture. */
+export class NoOpenPageError extends Error {
+  constructor() {
+    super('the session has no open page');
+    this.name = 'NoOpenPageError';
+  }
+}
+
 export interface Screencast {
   stop(): Promise<void>;
 }
@@ -162,7 +170,7 @@ export class SessionBrowser {
 
   async screenshot(options: SessionScreenshotOptions): Promise<Buffer> {
     const page = this.currentPage();
-    if (!page) throw new Error('the session has no open page');
+    if (!page) throw new NoOpenPageError();
     const shot = { type: options.format, timeout: options.timeoutMs } as const;
     if (options.selector !== undefined) {
       // The element's box at this instant: a page the client keeps animating is never "stable",
@@ -179,7 +187,7 @@ export class SessionBrowser {
   /** A JPEG of the current page as it is now. */
   async still(quality: number): Promise<Buffer> {
     const page = this.currentPage();
-    if (!page) throw new Error('the session has no open page');
+    if (!page) throw new NoOpenPageError();
     return page.screenshot({ type: 'jpeg', quality, timeout: 10_000 });
   }
 

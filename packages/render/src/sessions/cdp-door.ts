@@ -121,15 +121,25 @@ export class CdpDoor {
   }
 
   private pipe(session: DoorSession, client: WebSocket, upstream: WebSocket): void {
-    const detach = session.attach({
+    const attachedAt = Date.now();
+    this.deps.log.info({ session: session.id }, 'cdp client attached');
+    const detachClient = session.attach({
       disconnect: () => {
         client.close(1001, 'session closed');
       },
     });
     // Flat-mode sessionId → targetId, so Page.bringToFront names the page it brings forward.
     const targets = new Map<string, string>();
+    let ended = false;
     const end = (): void => {
-      detach();
+      if (!ended) {
+        ended = true;
+        detachClient();
+        this.deps.log.info(
+          { session: session.id, ms: Date.now() - attachedAt },
+          'cdp client detached',
+        );
+      }
       if (client.readyState === WebSocket.OPEN) client.close();
       if (upstream.readyState === WebSocket.OPEN) upstream.close();
     };

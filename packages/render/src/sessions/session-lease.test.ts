@@ -100,6 +100,39 @@ describe('leases', () => {
   });
 });
 
+describe('a session whose client closed every page', () => {
+  it('answers 400 to a screenshot and counts no pages', async () => {
+    const created = await api('POST', '/v1/sessions', {});
+    const id = created.body['id'] as string;
+    const ws = new WebSocket(created.body['cdpUrl'] as string);
+    await new Promise((resolve) => ws.once('open', resolve));
+    const reply = (want: number) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        ws.on('message', (data: Buffer) => {
+          const msg = JSON.parse(data.toString()) as Record<string, unknown>;
+          if (msg['id'] === want) resolve(msg);
+        });
+      });
+    ws.send(JSON.stringify({ id: 1, method: 'Target.getTargets' }));
+    const { targetInfos } = (await reply(1))['result'] as {
+      targetInfos: { targetId: string; type: string }[];
+    };
+    const page = targetInfos.find((info) => info.type === 'page')!;
+    ws.send(
+      JSON.stringify({ id: 2, method: 'Target.closeTarget', params: { targetId: page.targetId } }),
+    );
+    await reply(2);
+    await expect.poll(async () => (await api('GET', `/v1/sessions/${id}`)).body['pages']).toBe(0);
+    const shot = await api('POST', `/v1/sessions/${id}/screenshot`, {});
+    expect(shot).toEqual({
+      status: 400,
+      body: { error: 'the session has no open page to capture' },
+    });
+    ws.close();
+    expect((await api('DELETE', `/v1/sessions/${id}`)).status).toBe(200);
+  });
+});
+
 describe('request checks', () => {
   it('answers 401 without the service token, and a session token opens no API route', async () => {
     expect((await api('GET', '/v1/sessions', undefined, {})).status).toBe(401);

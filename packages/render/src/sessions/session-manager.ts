@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpError, randomToken, tokensEqual, type Logger } from '@havn/shared';
 import type { HostPolicy } from '@havn/shared';
-import { SessionBrowser, type SessionCookie } from '../browser/session-browser.js';
+import { NoOpenPageError, SessionBrowser, type SessionCookie } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, ArtifactStore, Labels } from '../artifacts/artifact-store.js';
 import { checkRenderUrl } from '../netguard/url-check.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recorder.js';
@@ -191,6 +191,7 @@ export class SessionManager {
         timeoutMs: this.deps.screenshotTimeoutMs ?? 10_000,
       });
     } catch (err) {
+      if (err instanceof NoOpenPageError) throw new HttpError(400, `${err.message} to capture`);
       if (input.selector !== undefined && (err as Error).name === 'TimeoutError') {
         throw new HttpError(
           400,
