@@ -159,7 +159,7 @@ export class SessionManager {
       const launched = browser;
       launched.onExit(() => {
         this.deps.log.warn({ session: session.id }, 'session browser exited; closing the session');
-        void this.close(session);
+        this.closeInBackground(session);
       });
       this.deps.log.info({ session: session.id, profile: profile.name }, 'session opened');
       return { session, token };
@@ -225,11 +225,18 @@ export class SessionManager {
     await Promise.all([...this.closingSessions].map((s) => s.closing ?? Promise.resolve([])));
   }
 
+  /** Closes a session nobody waits on (reaper, dead browser); a failure is logged, not thrown. */
+  private closeInBackground(session: Session): void {
+    this.close(session).catch((err: unknown) => {
+      this.deps.log.error({ session: session.id, err }, 'closing the session failed');
+    });
+  }
+
   private reap(): void {
     for (const session of this.sessions.values()) {
       if (session.expired()) {
         this.deps.log.info({ session: session.id }, 'session lease expired');
-        void this.close(session);
+        this.closeInBackground(session);
       }
     }
   }
