@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
@@ -98,5 +98,17 @@ describe('FsArtifactStore', () => {
     }
     const left = (await readdir(dir)).sort();
     expect(left).toEqual([`${young.id}.bin`, `${young.id}.json`]);
+  });
+
+  it('sweeps the leftovers of a write that never finished', async () => {
+    const store = await open(1000);
+    const kept = await store.put({ contentType: 'text/plain', labels: {}, body: Buffer.from('k') });
+    const stale = new Date(now - 5000);
+    for (const name of ['AAAAAAAAAAAAAAAAAAAAAA.bin', '.AAAAAAAAAAAAAAAAAAAAAA.json.tmp']) {
+      await writeFile(join(dir, name), 'partial');
+      await utimes(join(dir, name), stale, stale);
+    }
+    expect(await store.expire(new Date(now - 1000))).toBe(0);
+    expect((await readdir(dir)).sort()).toEqual([`${kept.id}.bin`, `${kept.id}.json`]);
   });
 });
