@@ -265,6 +265,16 @@ describe('HTTP discovery and Playwright', () => {
     }
   });
 
+  it('lets Playwright connect to cdpUrl itself', async () => {
+    const browser = await chromium.connectOverCDP(session.cdpUrl);
+    try {
+      const [page] = browser.contexts()[0]!.pages();
+      expect(await page!.title()).toBe('fixture');
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('keeps a puppeteer-created context behind the proxy and refuses its own proxy', async () => {
     const browser = await puppeteer.connect({
       browserWSEndpoint: session.cdpUrl,
