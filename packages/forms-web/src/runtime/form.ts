@@ -84,7 +84,12 @@ export async function mountForm(host: HTMLElement, definitionUrl: string): Promi
     });
   } catch {
     if (await reachable(definitionUrl)) notice(MSG.origin(location.origin));
-    else notice(MSG.loadFailed, () => void mountForm(host, definitionUrl));
+    else {
+      const reload = () => void mountForm(host, definitionUrl);
+      notice(MSG.loadFailed, reload);
+      // Offline when the page opened: show the form by itself once the connection is back.
+      if (!navigator.onLine) addEventListener('online', reload, { once: true });
+    }
     return;
   }
   if (res.status === 403) notice(MSG.origin(location.origin));

@@ -175,6 +175,37 @@ describe('embedded runtime', () => {
     await page.close();
   });
 
+  it('says the form could not load while offline, and shows it once back online', async () => {
+    const offline = await browser.newContext({ locale: 'en-US' });
+    const page = await offline.newPage();
+    const url = site.page('/offline', embedPage(`${stack.url}/runtime.js`, stack.definitionUrl));
+    await page.goto(url);
+    await page.getByRole('heading', { name: 'Acme Ltd' }).waitFor();
+    // The network goes away, then a second copy of the runtime (inline, so it needs no
+    // download) tries to load the form.
+    const source = await (await fetch(`${stack.url}/runtime.js`)).text();
+    await offline.setOffline(true);
+    await page.evaluate(
+      ({ source, form }) => {
+        const slot = document.createElement('section');
+        slot.id = 'again';
+        const again = document.createElement('script');
+        again.dataset.form = form;
+        again.dataset.target = '#again';
+        again.textContent = source;
+        document.body.append(slot, again);
+      },
+      { source, form: stack.definitionUrl },
+    );
+    await page
+      .locator('#again')
+      .getByText('The form could not be loaded. Check your connection and try again.')
+      .waitFor();
+    await offline.setOffline(false);
+    await page.locator('#again').getByRole('heading', { name: 'Contact us' }).waitFor();
+    await offline.close();
+  });
+
   it('says clearly when the site is not an allowed origin of the form', async () => {
     const other = await startSite('127.0.0.1'); // not in allowedOrigins
     try {
