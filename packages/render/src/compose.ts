@@ -18,6 +18,8 @@ export async function composeServer(options: {
   extensions?: readonly ServerExtension[];
   /** How long a browser may take to make or close a context before it counts as wedged. */
   wedgeTimeoutMs?: number;
+  /** Launch the browser now rather than on the first render (main.ts does). */
+  warmUp?: boolean;
 }): Promise<App> {
   const { config, log } = options;
   const metrics = new RenderMetrics();
@@ -37,6 +39,12 @@ export async function composeServer(options: {
     log,
     ...(options.wedgeTimeoutMs !== undefined && { wedgeTimeoutMs: options.wedgeTimeoutMs }),
   });
+  if (options.warmUp) {
+    // Not awaited: the service answers /healthz meanwhile, and a render waits for the launch.
+    browser.warmUp().catch((err: unknown) => {
+      log.error({ err }, 'browser warm-up failed; renders will retry the launch');
+    });
+  }
   return buildServer({
     config,
     log,

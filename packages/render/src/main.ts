@@ -23,7 +23,13 @@ try {
   throw err;
 }
 
-const app = await composeServer({ config, log, version, extensions: [sessionsExtension()] });
+const app = await composeServer({
+  config,
+  log,
+  version,
+  extensions: [sessionsExtension()],
+  warmUp: true,
+});
 await app.listen({ port: config.port, host: config.host });
 if (config.allowAnonymous) log.warn('ALLOW_ANONYMOUS=1: every route is open without a token');
 
