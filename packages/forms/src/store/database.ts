@@ -12,6 +12,10 @@ import {
 import { migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
 
+export function sqliteFile(userDataDir: string): string {
+  return join(userDataDir, 'forms.sqlite');
+}
+
 /**
  * Opens (creating if needed) the SQLite database in `userDataDir` and applies the migrations.
  * The only SQLite-specific code of the store: WAL so readers never wait for the writer, and
@@ -20,7 +24,7 @@ import type { Database } from './schema.js';
  */
 export async function openSqliteDatabase(userDataDir: string): Promise<Kysely<Database>> {
   mkdirSync(userDataDir, { recursive: true, mode: 0o700 });
-  const sqlite = new SQLite(join(userDataDir, 'forms.sqlite'));
+  const sqlite = new SQLite(sqliteFile(userDataDir));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');

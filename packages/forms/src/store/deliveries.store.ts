@@ -1,5 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { Database, DeliveryTable } from './schema.js';
+import type { WriterThread } from './writer-thread.js';
 
 export type DeliveryRow = Selectable<DeliveryTable>;
 
@@ -31,7 +32,11 @@ export interface AttemptOutcome {
 
 /** The durable outbox the delivery worker drains, and each attempt's record. */
 export class DeliveryStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** With `thread`, attempt records commit on the writer thread, as ingest does. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly thread?: WriterThread,
+  ) {}
 
   /** Pending deliveries due at `now`, oldest due first. */
   async due(now: number, limit: number, skip: readonly string[]): Promise<DeliveryRow[]> {
@@ -60,9 +65,9 @@ export class DeliveryStore {
   async record(
     items: readonly { delivery: DeliveryRow; outcome: AttemptOutcome }[],
   ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      for (const { delivery, outcome } of items) {
-        await trx
+    const statements = (db: Kysely<Database>): CompiledQuery[] =>
+      items.flatMap(({ delivery, outcome }): CompiledQuery[] => [
+        db
           .insertInto('deliveryAttempts')
           .values({
             deliveryId: delivery.id,
@@ -71,8 +76,8 @@ export class DeliveryStore {
             durationMs: outcome.durationMs,
             error: outcome.error,
           })
-          .execute();
-        await trx
+          .compile() as CompiledQuery,
+        db
           .updateTable('deliveries')
           .set((eb) => ({
             attempts: eb('attempts', '+', 1),
@@ -84,8 +89,14 @@ export class DeliveryStore {
             deliveredAt: outcome.next.deliveredAt ?? delivery.deliveredAt,
           }))
           .where('id', '=', delivery.id)
-          .execute();
-      }
+          .compile(),
+      ]);
+    if (this.thread) {
+      await this.thread.run(statements(this.db));
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      for (const q of statements(trx)) await trx.executeQuery(q);
     });
   }
 

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Database, DeliveryTable, SubmissionTable } from './schema.js';
+import type { Statement, WriterThread } from './writer-thread.js';
 
 export interface SubmissionWrite {
   submission: Insertable<SubmissionTable>;
@@ -27,9 +28,14 @@ export class GroupCommitWriter {
   private scheduled = false;
   private idle: (() => void)[] = [];
 
+  /**
+   * `thread`, when given, runs the commits off the event loop (SQLite); otherwise they run as a
+   * Kysely transaction on `db` (any dialect).
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly onCommitted: () => void,
+    private readonly thread?: WriterThread,
   ) {}
 
   write(write: SubmissionWrite): Promise<void> {
@@ -82,6 +88,25 @@ export class GroupCommitWriter {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
+    if (this.thread) {
+      const statements: Statement[] = [
+        this.db
+          .insertInto('submissions')
+          .values(batch.map((p) => p.write.submission))
+          .compile(),
+      ];
+      const deliveries = batch.flatMap((p) => p.write.deliveries);
+      for (let i = 0; i < deliveries.length; i += deliveryChunk) {
+        statements.push(
+          this.db
+            .insertInto('deliveries')
+            .values(deliveries.slice(i, i + deliveryChunk))
+            .compile(),
+        );
+      }
+      await this.thread.run(statements);
+      return;
+    }
     await this.db.transaction().execute(async (trx: Transaction<Database>) => {
       await trx
         .insertInto('submissions')

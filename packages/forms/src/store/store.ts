@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { openSqliteDatabase } from './database.js';
+import { openSqliteDatabase, sqliteFile } from './database.js';
 import { DeliveryStore } from './deliveries.store.js';
 import { FormStore } from './forms.store.js';
 import { GroupCommitWriter } from './group-commit.js';
@@ -7,6 +7,7 @@ import { OrgStore } from './orgs.store.js';
 import { PushStore } from './push.store.js';
 import type { Database } from './schema.js';
 import { SubmissionStore } from './submissions.store.js';
+import { WriterThread } from './writer-thread.js';
 
 /**
  * Everything the services need from storage. The parts are plain Kysely, so a PostgreSQL backend
@@ -24,21 +25,26 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function createStore(db: Kysely<Database>): Store {
+export function createStore(db: Kysely<Database>, thread?: WriterThread): Store {
   const listeners: (() => void)[] = [];
-  const writer = new GroupCommitWriter(db, () => {
-    for (const l of listeners) l();
-  });
+  const writer = new GroupCommitWriter(
+    db,
+    () => {
+      for (const l of listeners) l();
+    },
+    thread,
+  );
   return {
     orgs: new OrgStore(db),
     forms: new FormStore(db),
     submissions: new SubmissionStore(db),
-    deliveries: new DeliveryStore(db),
+    deliveries: new DeliveryStore(db, thread),
     push: new PushStore(db),
     writer,
     onCommitted: (listener) => listeners.push(listener),
     close: async () => {
       await writer.drained();
+      await thread?.close();
       await db.destroy();
     },
   };
@@ -46,5 +52,6 @@ export function createStore(db: Kysely<Database>): Store {
 
 /** The embedded store: SQLite in USER_DATA_DIR. */
 export async function openStore(userDataDir: string): Promise<Store> {
-  return createStore(await openSqliteDatabase(userDataDir));
+  const db = await openSqliteDatabase(userDataDir);
+  return createStore(db, new WriterThread(sqliteFile(userDataDir)));
 }
