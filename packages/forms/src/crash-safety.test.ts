@@ -26,6 +26,7 @@ test('SIGKILL during a burst loses no acknowledged submission', async () => {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -60,7 +61,7 @@ test('SIGKILL during a burst loses no acknowledged submission', async () => {
     child.kill('SIGKILL');
     killed = true;
     await Promise.all(load);
-    await new Promise((r) => child.once('exit', r));
+    await exited;
 
     const store = await openStore(dir);
     try {
