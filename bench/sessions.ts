@@ -19,7 +19,7 @@ const TOKEN = 'bench-token-0123456789abcdef';
 const SESSIONS = 20;
 const ROUND_TRIP_MS = 4000;
 const ROUNDS = 8;
-const WINDOW = 16;
+const WINDOW = 64;
 
 const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium-headless-shell';
 
