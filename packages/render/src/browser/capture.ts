@@ -81,6 +81,17 @@ export function withBase(html: string, baseUrl: string | undefined): string {
   return tag + html;
 }
 
+/**
+ * The user agent of a phone (or, from 768 CSS px up, a tablet) running this Chrome, in Chrome's
+ * reduced form: mobile profiles should be served what a phone is served, not the desktop page a
+ * headless desktop UA gets.
+ */
+export function mobileUserAgent(version: string, width: number): string {
+  const major = version.split('.')[0] ?? version;
+  const mobile = width < 768 ? ' Mobile' : '';
+  return `Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0${mobile} Safari/537.36`;
+}
+
 function navigationReason(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   const net = /net::ERR_[A-Z_0-9]+/.exec(text);
@@ -94,6 +105,11 @@ export async function capture(
   control: CaptureControl,
 ): Promise<Buffer> {
   const { profile } = job;
+  const userAgent =
+    job.userAgent ??
+    (profile.isMobile
+      ? mobileUserAgent(await browser.version(), profile.viewport.width)
+      : undefined);
   const { context, crashed, close } = await browser.newContext({
     viewport: profile.viewport,
     deviceScaleFactor: profile.deviceScaleFactor,
@@ -102,7 +118,7 @@ export async function capture(
     colorScheme: profile.colorScheme,
     locale: profile.locale,
     timezoneId: profile.timezone,
-    ...(job.userAgent !== undefined && { userAgent: job.userAgent }),
+    ...(userAgent !== undefined && { userAgent }),
     ...(job.headers !== undefined && { extraHTTPHeaders: job.headers }),
     ignoreHTTPSErrors: job.ignoreHttpsErrors,
     proxy: { server: control.proxyUrl },

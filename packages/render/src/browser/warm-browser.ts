@@ -104,6 +104,11 @@ export class WarmBrowser {
     await this.#current();
   }
 
+  /** The browser's version, e.g. `156.0.8078.79`. */
+  async version(): Promise<string> {
+    return (await this.#current()).browser.version();
+  }
+
   /** The browser process id, for diagnostics and tests. */
   async pid(): Promise<number | undefined> {
     return (await this.#current()).pid;

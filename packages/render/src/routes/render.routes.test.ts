@@ -18,11 +18,15 @@ beforeAll(async () => {
       '<div style="height:2500px;width:100px;background:#0a0"></div>',
       '<style>body{margin:0}</style>',
     ),
+    // The element is 123 px wide only when every header, cookie and the user agent arrived.
     '/echo': (req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      const cookie = req.headers.cookie ?? '';
+      const ok =
+        req.headers['x-havn-test'] === 'hdr' &&
+        (req.headers.cookie ?? '').includes('c=v') &&
+        req.headers['user-agent'] === 'HavnTest/1.0';
       res.end(
-        `<title>${String(req.headers['x-havn-test'] ?? '')}|${cookie}|${String(req.headers['user-agent'])}</title><p id="p">ok</p>`,
+        `<body style="margin:0"><p id="p" style="margin:0;width:${ok ? 123 : 50}px;height:10px">ok</p></body>`,
       );
     },
     '/late': html(
@@ -166,13 +170,13 @@ describe('POST /v1/render', () => {
       headers: { 'x-havn-test': 'hdr' },
       cookies: [{ name: 'c', value: 'v', url: site.origin }],
       userAgent: 'HavnTest/1.0',
-      styles: '#p { display: block; width: 100px; height: 40px; }',
+      styles: '#p { height: 40px !important; }',
       selector: '#p',
       return: 'base64',
     });
     expect(status, JSON.stringify(body)).toBe(200);
     expect(pngSize(Buffer.from(body.base64 as string, 'base64'))).toEqual({
-      width: 100,
+      width: 123,
       height: 40,
     });
     const late = await svc.post('/v1/render', {
@@ -181,6 +185,29 @@ describe('POST /v1/render', () => {
       selector: '#late',
     });
     expect(late.status, JSON.stringify(late.body)).toBe(200);
+  });
+
+  it('applies the profile: colour scheme, locale, time zone, mobile and touch', async () => {
+    // Each check that holds adds its bit to the element's width, which the capture reveals.
+    const probe = `<body style="margin:0"><div id="w" style="height:5px"></div><script>
+      const bits = [
+        matchMedia('(prefers-color-scheme: dark)').matches,
+        navigator.language === 'da-DK',
+        Intl.DateTimeFormat().resolvedOptions().timeZone === 'Europe/Copenhagen',
+        navigator.maxTouchPoints > 0,
+        /Mobile/.test(navigator.userAgent),
+      ];
+      document.getElementById('w').style.width = (1 + bits.reduce((n, b, i) => n + (b ? 2 ** i : 0), 0)) + 'px';
+    </script></body>`;
+    const width = async (profile: unknown) => {
+      const { png } = await renderPng({ html: probe, selector: '#w', profile });
+      return pngSize(png).width;
+    };
+    expect(await width('desktop')).toBe(1 + 2 + 4);
+    expect(await width('desktop-dark')).toBe(1 + 1 + 2 + 4);
+    expect(await width({ name: 'mobile-dark', deviceScaleFactor: 1 })).toBe(1 + 1 + 2 + 4 + 8 + 16);
+    expect(await width({ name: 'tablet', deviceScaleFactor: 1 })).toBe(1 + 2 + 4 + 8);
+    expect(await width({ locale: 'en-GB', timezone: 'UTC' })).toBe(1);
   });
 
   it('resolves relative assets of html against baseUrl', async () => {
