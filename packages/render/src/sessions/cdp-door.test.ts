@@ -52,11 +52,16 @@ afterAll(async () => {
 });
 
 /** Tries a WebSocket upgrade; resolves with the HTTP status and body of a refusal, or 101. */
-function upgrade(path: string, method = 'GET'): Promise<{ status: number; body: string }> {
+function upgrade(
+  path: string,
+  method = 'GET',
+  extra: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${t.baseUrl}${path}`, {
       method,
       headers: {
+        ...extra,
         connection: 'Upgrade',
         upgrade: 'websocket',
         'sec-websocket-version': '13',
@@ -144,6 +149,8 @@ describe('refusals at the socket (spec 1 §4.11, §7)', () => {
     expect(
       (await upgrade(`/v1/sessions/${session.id}/cdp?token=${SERVICE_TOKEN}`, 'POST')).status,
     ).toBe(101);
+    const bearer = { authorization: `Bearer ${token}` };
+    expect((await upgrade(`/v1/sessions/${session.id}/cdp`, 'GET', bearer)).status).toBe(101);
   });
 });
 

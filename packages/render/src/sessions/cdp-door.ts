@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { FastifyBaseLogger } from 'fastify';
+import { presentedToken } from '../auth.js';
 import { judgeClientFrame, type FramePolicy } from './cdp-frame-policy.js';
 
 // The CDP door (spec 1 §4.11, issue 4): `GET|POST /v1/sessions/<id>/cdp?token=…` upgraded to a
@@ -64,7 +65,8 @@ export class CdpDoor {
     socket.on('error', () => undefined);
     const url = new URL(req.url ?? '/', 'http://door.invalid');
     const match = DOOR_PATH.exec(url.pathname);
-    const status = this.refusal(match?.[1], req.method, url.searchParams.get('token') ?? undefined);
+    // `?token=` (spec 1 §4.11), or a bearer header for clients that can send one.
+    const status = this.refusal(match?.[1], req.method, presentedToken(req));
     const session = match?.[1] === undefined ? undefined : this.deps.lookup(match[1]);
     if (status !== undefined || !session) {
       refuse(socket, status ?? 404);
