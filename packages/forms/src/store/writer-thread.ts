@@ -53,6 +53,13 @@ export class WriterThread {
   private readonly worker: Worker;
   private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   private nextId = 0;
+  private busy = false;
+  private queue: {
+    statements: readonly Statement[];
+    resolve: () => void;
+    reject: (e: Error) => void;
+  }[] = [];
+  private idle: (() => void)[] = [];
 
   constructor(file: string) {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -69,12 +76,44 @@ export class WriterThread {
     });
   }
 
-  /** Runs the statements in one transaction; resolves after its commit is synced. */
+  /**
+   * Runs the statements in one transaction; resolves after its commit is synced. Work handed in
+   * while a commit is in progress (ingest batches, delivery records) shares the next commit.
+   */
   run(statements: readonly Statement[]): Promise<void> {
-    return this.send({ statements });
+    return new Promise((resolve, reject) => {
+      this.queue.push({ statements, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.busy) return;
+    if (this.queue.length === 0) {
+      for (const done of this.idle.splice(0)) done();
+      return;
+    }
+    const batch = this.queue.splice(0);
+    this.busy = true;
+    this.send({ statements: batch.flatMap((b) => b.statements) })
+      .then(
+        () => {
+          for (const b of batch) b.resolve();
+        },
+        (err: unknown) => {
+          for (const b of batch) b.reject(err as Error);
+        },
+      )
+      .finally(() => {
+        this.busy = false;
+        this.pump();
+      });
   }
 
   async close(): Promise<void> {
+    if (this.busy || this.queue.length > 0) {
+      await new Promise<void>((resolve) => this.idle.push(resolve));
+    }
     await this.send({ close: true });
     await this.worker.terminate();
   }
