@@ -122,7 +122,6 @@ export async function capture(
     ...(job.headers !== undefined && { extraHTTPHeaders: job.headers }),
     ignoreHTTPSErrors: job.ignoreHttpsErrors,
     proxy: { server: control.proxyUrl },
-    serviceWorkers: 'block',
     acceptDownloads: false,
   });
   const onAbort = () => void close();
