@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { printSummary, printTable } from './lib/harness.js';
+import { percentile, printSummary, printTable } from './lib/harness.js';
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -44,7 +44,7 @@ const body = JSON.stringify({
     'whether answers can be exported to CSV for the quarterly review, and whether push ' +
     'notifications work on phones? We expect a few thousand answers a month, peaking after ' +
     'newsletters. We also need the raw body of each submission kept untouched for our audit. ' +
-    'Thanks a lot, and looking forward to hearing from you. '.repeat(2),
+    'Thanks a lot, and looking forward to hearing from you. '.repeat(6),
   submitFields: { source: 'website', campaign: 'winter-2026', _gotcha: '' },
 });
 
@@ -78,6 +78,29 @@ function startChild(
       reject(new Error(`child exited (${String(code)})`));
     });
   });
+}
+
+/** The disk's own floor: one synced SQLite commit (WAL, synchronous=FULL) of a 1 KiB row. */
+function syncLatency(dir: string): { p50: number; p99: number } {
+  const SQLite = require('better-sqlite3') as new (file: string) => {
+    pragma(s: string): unknown;
+    exec(s: string): unknown;
+    prepare(s: string): { run(...a: unknown[]): unknown };
+    close(): void;
+  };
+  const db = new SQLite(join(dir, 'sync-probe.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('create table t (a text)');
+  const insert = db.prepare('insert into t values (?)');
+  const times: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const t0 = performance.now();
+    insert.run('x'.repeat(1024));
+    times.push(performance.now() - t0);
+  }
+  db.close();
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
 async function load(url: string, headers: Record<string, string>): Promise<CannonResult> {
@@ -137,6 +160,12 @@ async function main(): Promise<void> {
     });
     if (put.status !== 200) throw new Error(`form setup failed: ${await put.text()}`);
 
+    const sync = syncLatency(dir);
+    console.log(
+      `one synced commit on this disk: p50 ${sync.p50.toFixed(1)} ms, p99 ${sync.p99.toFixed(1)} ms ` +
+        `(with ${String(connections)} connections, durable ingest cannot exceed about ` +
+        `${String(Math.round((connections * 1000) / sync.p50))} req/s)`,
+    );
     const json = { 'content-type': 'application/json', origin };
     const b = await load(`${baseline.url}/submit`, json);
     const a = await load(`${forms.url}/api/orgs/bench/forms/contact/submissions`, json);
