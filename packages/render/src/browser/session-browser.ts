@@ -61,6 +61,33 @@ export class NoOpenPageError extends Error {
   }
 }
 
+/** A request field the browser refused (an invalid cookie): the service answers 400 naming it. */
+export class SessionInputError extends Error {
+  constructor(
+    readonly field: string,
+    reason: string,
+  ) {
+    super(`${field}: ${reason}`);
+    this.name = 'SessionInputError';
+  }
+}
+
+/** Chromium writes "<port>\n<browser path>" once DevTools listens (port 0 → its own pick). */
+async function devToolsEndpoint(userDataDir: string): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const [port, path] = (await readFile(join(userDataDir, 'DevToolsActivePort'), 'utf8')).split(
+        '\n',
+      );
+      if (port && path) return `ws://127.0.0.1:${port}${path}`;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (attempt >= 40) throw new Error('Chromium did not report its DevTools port');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export interface Screencast {
   stop(): Promise<void>;
 }
@@ -104,14 +131,16 @@ export class SessionBrowser {
       handleSIGTERM: false,
       handleSIGINT: false,
       handleSIGHUP: false,
+      timeout: 30_000,
     });
     try {
-      if (options.cookies.length > 0) await context.addCookies([...options.cookies]);
-      // Chromium writes "<port>\n<browser path>" once DevTools listens (port 0 → its own pick).
-      const active = await readFile(join(options.userDataDir, 'DevToolsActivePort'), 'utf8');
-      const [port, path] = active.split('\n');
-      if (!port || !path) throw new Error('Chromium did not report its DevTools port');
-      const browser = new SessionBrowser(context, `ws://127.0.0.1:${port}${path}`);
+      if (options.cookies.length > 0) {
+        await context.addCookies([...options.cookies]).catch((err: unknown) => {
+          const reason = err instanceof Error ? err.message.split('\n', 1)[0] : String(err);
+          throw new SessionInputError('cookies', (reason ?? '').replace(/^[\w.]+: /, ''));
+        });
+      }
+      const browser = new SessionBrowser(context, await devToolsEndpoint(options.userDataDir));
       if (context.pages().length === 0) await context.newPage();
       return browser;
     } catch (err) {

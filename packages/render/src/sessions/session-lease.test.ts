@@ -159,7 +159,7 @@ describe('request checks', () => {
     ).toBe(401);
   });
 
-  it('answers 400 naming the field, before any browser starts', async () => {
+  it('answers 400 naming the field and leaves no session behind', async () => {
     const cases: [unknown, RegExp][] = [
       [{ ttlMs: 10 }, /ttlMs/],
       [{ record: { fps: 60 } }, /fps/],
@@ -171,6 +171,7 @@ describe('request checks', () => {
       ],
       [{ url: 'http://2130706433/' }, /refused range loopback/],
       [{ labels: { a: { b: 1 } } }, /labels/],
+      [{ cookies: [{ name: 'a', value: 'b' }] }, /^cookies: /],
     ];
     for (const [body, message] of cases) {
       const response = await api('POST', '/v1/sessions', body);

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpError, randomToken, tokensEqual, type Logger } from '@havn/shared';
 import type { HostPolicy } from '@havn/shared';
-import { NoOpenPageError, SessionBrowser, type SessionCookie } from '../browser/session-browser.js';
+import {
+  NoOpenPageError,
+  SessionBrowser,
+  SessionInputError,
+  type SessionCookie,
+} from '../browser/session-browser.js';
 import type { ArtifactDescriptor, ArtifactStore, Labels } from '../artifacts/artifact-store.js';
 import { checkRenderUrl } from '../netguard/url-check.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recorder.js';
@@ -167,6 +172,7 @@ export class SessionManager {
       await recorder?.stop().catch(() => undefined);
       await browser?.close();
       await rm(dir, { recursive: true, force: true });
+      if (err instanceof SessionInputError) throw new HttpError(400, err.message);
       throw err;
     } finally {
       this.starting--;
