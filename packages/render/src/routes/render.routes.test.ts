@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { html, startFixtureServer, type FixtureServer } from '../test-support/fixture-server.js';
 import { jpegSize, pngSize } from '../test-support/png.js';
@@ -29,6 +30,28 @@ beforeAll(async () => {
         `<body style="margin:0"><p id="p" style="margin:0;width:${ok ? 123 : 50}px;height:10px">ok</p></body>`,
       );
     },
+    '/hang': () => undefined,
+    // A web font that takes a while to arrive (setup installs fonts-liberation).
+    '/mono.ttf': (_req, res) => {
+      setTimeout(() => {
+        // The page is about:blank with a <base>: the font is cross-origin and needs CORS.
+        res.writeHead(200, { 'content-type': 'font/ttf', 'access-control-allow-origin': '*' });
+        createReadStream('/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf').pipe(
+          res,
+        );
+      }, 500);
+    },
+    '/stuck-image': html('<p>text</p><img src="/hang">'),
+    '/data': (_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"width":77}');
+      }, 300);
+    },
+    '/fetches': html(
+      '<div id="w" style="width:10px;height:5px"></div><script>window.addEventListener("load", () => setTimeout(() => fetch("/data").then((r) => r.json()).then((d) => { document.getElementById("w").style.width = d.width + "px"; }), 50));</script>',
+      '<style>body{margin:0}</style>',
+    ),
     '/late': html(
       '<script>setTimeout(()=>{const d=document.createElement("div");d.id="late";d.textContent="x";document.body.append(d)},300)</script>',
     ),
@@ -208,6 +231,36 @@ describe('POST /v1/render', () => {
     expect(await width({ name: 'mobile-dark', deviceScaleFactor: 1 })).toBe(1 + 1 + 2 + 4 + 8 + 16);
     expect(await width({ name: 'tablet', deviceScaleFactor: 1 })).toBe(1 + 2 + 4 + 8);
     expect(await width({ locale: 'en-GB', timezone: 'UTC' })).toBe(1);
+  });
+
+  it('honours waitUntil', async () => {
+    // The image never arrives: only a gate before `load` can finish.
+    const early = await svc.post('/v1/render', {
+      url: `${site.origin}/stuck-image`,
+      waitUntil: 'domcontentloaded',
+    });
+    expect(early.status, JSON.stringify(early.body)).toBe(200);
+    // A fetch after load changes the element: networkidle waits for it.
+    const idle = await renderPng({
+      url: `${site.origin}/fetches`,
+      waitUntil: 'networkidle',
+      selector: '#w',
+    });
+    expect(pngSize(idle.png).width).toBe(77);
+  });
+
+  it('captures text in its web font, even one that arrives late', async () => {
+    // Ten "i" at 40 px: 240 px in the monospaced web font, far narrower in any fallback.
+    const page = `<style>@font-face{font-family:Probe;src:url(/mono.ttf)}body{margin:0}
+      span{font:40px Probe,serif;display:inline-block}</style>
+      <span id="t">iiiiiiiiii</span><script>document.fonts.load('40px Probe')</script>`;
+    const { png } = await renderPng({
+      html: page,
+      baseUrl: `${site.origin}/`,
+      waitUntil: 'domcontentloaded',
+      selector: '#t',
+    });
+    expect(pngSize(png).width).toBe(240);
   });
 
   it('resolves relative assets of html against baseUrl', async () => {
