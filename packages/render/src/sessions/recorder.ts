@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ArtifactDescriptor, ArtifactStore, Labels } from '../artifacts/artifact-store.js';
 import { stitchVideo, type RecordedFrame } from './video-stitcher.js';
 
 // The server-side recorder of a session (issue 4, 0-decisions §1 `record`): it keeps screencast
@@ -84,6 +85,17 @@ export class Recorder {
       dir: this.dir,
       ffmpegPath,
     });
+  }
+
+  /** Stops, stitches and stores the video as a `video/mp4` artifact with `labels`. */
+  async store(
+    artifacts: ArtifactStore,
+    labels: Labels,
+    ffmpegPath: string,
+  ): Promise<ArtifactDescriptor | undefined> {
+    const video = await this.stitch(ffmpegPath);
+    if (!video) return undefined;
+    return artifacts.put({ contentType: 'video/mp4', labels, body: { path: video } });
   }
 
   private onFrame(frame: { data: Buffer; timestamp: number }): void {

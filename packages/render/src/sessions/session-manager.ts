@@ -252,21 +252,13 @@ export class SessionManager {
     this.closingSessions.add(session);
     session.disconnectAll();
     try {
-      if (session.recorder) {
-        try {
-          const video = await session.recorder.stitch(this.deps.config.ffmpegPath);
-          if (video) {
-            const artifact = await this.deps.artifacts.put({
-              contentType: 'video/mp4',
-              labels: session.labels,
-              body: { path: video },
-            });
-            session.artifacts.push(artifact);
-          }
-        } catch (err) {
+      // Spec 1 §4.8: recorder stopped, then the mp4 stitched, then the browser closed.
+      const video = await session.recorder
+        ?.store(this.deps.artifacts, session.labels, this.deps.config.ffmpegPath)
+        .catch((err: unknown) => {
           this.deps.log.error({ session: session.id, err }, 'recording could not be stitched');
-        }
-      }
+        });
+      if (video) session.artifacts.push(video);
       await session.browser.close();
       this.deps.log.info({ session: session.id }, 'session closed');
       return [...session.artifacts];
