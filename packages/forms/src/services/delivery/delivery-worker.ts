@@ -28,6 +28,7 @@ export class DeliveryWorker {
   private pumping = false;
   private again = false;
   private stopped = true;
+  private kicked = false;
   private timer: NodeJS.Timeout | undefined;
   private toRecord: {
     delivery: DeliveryRow;
@@ -48,8 +49,13 @@ export class DeliveryWorker {
 
   /** Something may be due now (a commit, a redeliver). */
   kick(): void {
-    if (this.stopped) return;
-    void this.pump();
+    if (this.stopped || this.kicked) return;
+    // Coalesce: a burst of commits and finished attempts costs one outbox read, not one each.
+    this.kicked = true;
+    setImmediate(() => {
+      this.kicked = false;
+      void this.pump();
+    });
   }
 
   /** Starts no new attempt and waits for the ones in flight (each bounded by its timeout). */
