@@ -64,8 +64,8 @@ describe('leases', () => {
   });
 
   it('reaps an idle session as DELETE does, while CDP activity keeps another alive', async () => {
-    const idle = (await api('POST', '/v1/sessions', { ttlMs: 1500 })).body;
-    const busy = (await api('POST', '/v1/sessions', { ttlMs: 1500 })).body;
+    const idle = (await api('POST', '/v1/sessions', { ttlMs: 2500 })).body;
+    const busy = (await api('POST', '/v1/sessions', { ttlMs: 2500 })).body;
     const ws = new WebSocket(busy['cdpUrl'] as string);
     await new Promise((resolve) => ws.once('open', resolve));
     const closed = new Promise<number>((resolve) => {
@@ -73,7 +73,7 @@ describe('leases', () => {
         resolve(code);
       });
     });
-    for (let i = 1; i <= 8; i++) {
+    for (let i = 1; i <= 10; i++) {
       ws.send(JSON.stringify({ id: i, method: 'Browser.getVersion' }));
       await sleep(400);
     }
