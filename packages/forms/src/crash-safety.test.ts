@@ -57,7 +57,9 @@ test('SIGKILL during a burst loses no acknowledged submission', async () => {
       }
     };
     const load = Array.from({ length: 16 }, (_, n) => worker(n));
-    while (acknowledged.length < 300) await new Promise((r) => setTimeout(r, 10));
+    while (acknowledged.length < 300 && child.exitCode === null) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     child.kill('SIGKILL');
     killed = true;
     await Promise.all(load);
