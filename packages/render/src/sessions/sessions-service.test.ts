@@ -122,6 +122,26 @@ describe('sessions in the render service', () => {
     expect((await api('GET', '/healthz', undefined, {})).body['sessions']).toBe(0);
   });
 
+  it('takes an inline profile, and a full-page screenshot is as wide as its viewport', async () => {
+    const bad = await api('POST', '/v1/sessions', { profile: { viewport: { width: 0 } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body['error']).toMatch(/^profile\.viewport\.width/);
+    const created = await api('POST', '/v1/sessions', {
+      profile: { name: 'desktop', viewport: { width: 500, height: 300 } },
+      url: `${fixture.url}/`,
+    });
+    expect(created.status).toBe(201);
+    const id = created.body['id'] as string;
+    const shot = await api('POST', `/v1/sessions/${id}/screenshot`, { fullPage: true });
+    expect(shot.status).toBe(200);
+    const png = Buffer.from(
+      await (await fetch(`${base}${shot.body['url'] as string}`, { headers: auth })).arrayBuffer(),
+    );
+    expect(png.readUInt32BE(16)).toBe(500);
+    expect(png.readUInt32BE(20)).toBeGreaterThanOrEqual(300);
+    expect((await api('DELETE', `/v1/sessions/${id}`)).body['artifacts']).toHaveLength(1);
+  });
+
   it('refuses a private url early with the service message', async () => {
     const refused = await api('POST', '/v1/sessions', { url: 'http://[::ffff:127.0.0.1]:9/' });
     expect(refused.status).toBe(400);
