@@ -246,7 +246,9 @@ async function settle(page: Page, job: CaptureJob, control: CaptureControl): Pro
     }
   }
   if (job.styles !== undefined) await page.addStyleTag({ content: job.styles });
-  if (job.waitForFonts) {
+  // Image captures await document.fonts.ready themselves (Playwright's screenshot does), so the
+  // explicit wait is only needed before printing; skipping it saves a round trip per render.
+  if (job.waitForFonts && job.format === 'pdf') {
     // A document replaced mid-wait (script navigation) has no fonts to wait for: not a failure.
     await page.evaluate('document.fonts.ready.then(() => undefined)').catch((err: unknown) => {
       if (err instanceof errors.TimeoutError || control.signal.aborted) throw err;
