@@ -72,13 +72,17 @@ describe('Web Push', () => {
       { name: 'B' },
       { origin: site },
     );
-    await waitFor(async () => ((await s.store.push.ofOrg('acme')).length === 0 ? true : undefined));
-    const full = await admin<{
-      deliveries: { kind: string; status: string; lastStatus: number }[];
-    }>('GET', `/api/orgs/acme/forms/contact/submissions/${r.body.id}`);
-    expect(full.body.deliveries).toEqual([
+    // The attempt is recorded after the subscription is removed: wait for the record.
+    const deliveries = await waitFor(async () => {
+      const full = await admin<{
+        deliveries: { kind: string; status: string; lastStatus: number }[];
+      }>('GET', `/api/orgs/acme/forms/contact/submissions/${r.body.id}`);
+      return full.body.deliveries[0]?.status === 'pending' ? undefined : full.body.deliveries;
+    });
+    expect(deliveries).toEqual([
       expect.objectContaining({ kind: 'push', status: 'dropped', lastStatus: 410 }),
     ]);
+    expect(await s.store.push.ofOrg('acme')).toEqual([]);
     expect(pushService.received).toHaveLength(1);
     // Later submissions push to nobody.
     await client(s.url, null)(
