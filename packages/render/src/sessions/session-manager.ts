@@ -1,19 +1,14 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpError, randomToken, tokensEqual, type Logger } from '@havn/shared';
-import type { HostPolicy } from '@havn/shared';
-import {
-  NoOpenPageError,
-  SessionBrowser,
-  SessionInputError,
-  type SessionCookie,
-} from '../browser/session-browser.js';
-import type { ArtifactDescriptor, ArtifactStore, Labels } from '../artifacts/artifact-store.js';
+import { HttpError, randomToken, tokensEqual, type HostPolicy, type Logger } from '@havn/shared';
+import { NoOpenPageError, SessionBrowser, SessionInputError } from '../browser/session-browser.js';
+import type { ArtifactDescriptor, ArtifactStore } from '../artifacts/artifact-store.js';
 import { checkRenderUrl } from '../netguard/url-check.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recorder.js';
 import { Session } from './session.js';
 import type { SessionConfig } from './session-config.js';
+import type { CreateSessionBody, ScreenshotBody } from './session-schemas.js';
 
 // Opens, leases, reaps and closes browser sessions (spec 1 §3.1, §4.5-4.10). Closing is the same
 // path for DELETE, the reaper, a browser that died and shutdown: recorder stopped, mp4 stitched,
@@ -57,23 +52,9 @@ export interface SessionManagerDeps {
   tmpDir?: string;
 }
 
-export interface CreateSessionInput {
-  url?: string | undefined;
-  headers?: Record<string, string> | undefined;
-  cookies?: SessionCookie[] | undefined;
-  insecureTls?: boolean | undefined;
-  labels?: Labels | undefined;
-  profile?: unknown;
-  ttlMs?: number | undefined;
-  record?: boolean | Partial<RecordOptions> | undefined;
-}
-
-export interface ScreenshotInput {
-  selector?: string | undefined;
-  fullPage?: boolean | undefined;
-  format?: 'png' | 'jpeg' | undefined;
-  label?: string | undefined;
-}
+/** Spec 1 §4.5 and §4.9 bodies: the types come from the route schemas. */
+export type CreateSessionInput = CreateSessionBody;
+export type ScreenshotInput = ScreenshotBody;
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
