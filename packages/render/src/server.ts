@@ -13,6 +13,7 @@ import { metricsRoutes } from './routes/metrics.routes.js';
 import { openapiRoutes } from './routes/openapi.routes.js';
 import { profilesRoutes } from './routes/profiles.routes.js';
 import { renderRoutes } from './routes/render.routes.js';
+import { formatValidationErrors } from './routes/validation-errors.js';
 import type { App, ServerContext, ServerExtension } from './server-context.js';
 import type { RenderMetrics } from './services/render-metrics.js';
 import { RenderQueue } from './services/render-queue.js';
@@ -47,6 +48,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     bodyLimit: Math.max(1024 * 1024, config.maxHtmlBytes * 2 + 1024 * 1024),
     // A JSON API: types are what the schema says, never coerced ("80" is not a quality).
     ajv: { customOptions: { coerceTypes: false } },
+    schemaErrorFormatter: formatValidationErrors,
   }) as unknown as App;
   installErrorHandler(app);
 

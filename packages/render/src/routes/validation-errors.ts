@@ -1,0 +1,36 @@
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+
+// Validation messages that name the field the way a client wrote it (spec 1 §4.3 rule 4, 0-decisions
+// §1): `format must be one of "png", "jpeg", "pdf"` rather than Ajv's one line per union member.
+
+function fieldOf(dataVar: string, instancePath: string): string {
+  const path = instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+    .join('')
+    .replace(/^\./, '');
+  return path === '' ? dataVar : path;
+}
+
+/** Fastify's schemaErrorFormatter: one clear message for the first failing field. */
+export function formatValidationErrors(
+  errors: FastifySchemaValidationError[],
+  dataVar: string,
+): Error {
+  const first = errors[0];
+  if (!first) return new Error(`${dataVar} is invalid`);
+  const same = errors.filter((e) => e.instancePath === first.instancePath);
+  const field = fieldOf(dataVar, first.instancePath);
+  const allowed = same
+    .filter((e) => e.keyword === 'const')
+    .map((e) => JSON.stringify((e.params as { allowedValue?: unknown }).allowedValue));
+  if (allowed.length > 0) return new Error(`${field} must be one of ${allowed.join(', ')}`);
+  if (same.some((e) => e.keyword === 'anyOf')) {
+    const types = same
+      .filter((e) => e.keyword === 'type')
+      .map((e) => String((e.params as { type?: unknown }).type));
+    if (types.length > 0) return new Error(`${field} must be ${types.join(' or ')}`);
+  }
+  return new Error(`${field} ${first.message ?? 'is invalid'}`);
+}
