@@ -43,14 +43,20 @@ describe('browserLaunchArgs', () => {
         const err = await page.goto(`http://${host}:${canary.port}/`).catch((e: unknown) => e);
         expect(String(err), host).toMatch(/net::ERR_PROXY_CONNECTION_FAILED/);
       }
-      await page.setContent('<p>x</p>');
-      const fetched = await page.evaluate(
+    } finally {
+      await page.close();
+    }
+    // A fresh page: the last failed navigation may still be committing its error page.
+    const fresh = await browser.newPage();
+    try {
+      await fresh.setContent('<p>x</p>');
+      const fetched = await fresh.evaluate(
         `fetch('http://127.0.0.1:${canary.port}/').then(() => 'reached', () => 'blocked')`,
       );
       expect(fetched).toBe('blocked');
       expect(canary.connections()).toBe(0);
     } finally {
-      await page.close();
+      await fresh.close();
     }
   });
 
