@@ -45,17 +45,23 @@ async function serve(): Promise<void> {
     extensions: [sessions],
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  process.on('message', (msg: { type: 'direct'; id: string } | { type: 'stop' }) => {
-    if (msg.type === 'direct') {
-      send({ direct: sessions.manager()?.get(msg.id)?.browserWsEndpoint ?? '' });
-    } else {
-      void app.close().then(async () => {
-        await rm(dir, { recursive: true, force: true });
-        send({ stopped: true });
-        process.disconnect();
-      });
-    }
-  });
+  process.on(
+    'message',
+    (msg: { type: 'direct'; id: string } | { type: 'cpu' } | { type: 'stop' }) => {
+      if (msg.type === 'cpu') {
+        const { user, system } = process.cpuUsage();
+        send({ cpu: user + system });
+      } else if (msg.type === 'direct') {
+        send({ direct: sessions.manager()?.get(msg.id)?.browserWsEndpoint ?? '' });
+      } else {
+        void app.close().then(async () => {
+          await rm(dir, { recursive: true, force: true });
+          send({ stopped: true });
+          process.disconnect();
+        });
+      }
+    },
+  );
   send({ base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` });
 }
 
@@ -132,6 +138,18 @@ async function measure(): Promise<void> {
 
   /** Runtime.evaluate('1') for `ms` with `window` commands in flight; round trips per second. */
   async function roundTrips(url: string, ms: number, window: number): Promise<number> {
+    return (await timedRoundTrips(url, ms, window)).perSecond;
+  }
+
+  /** As roundTrips, plus the service process's CPU time per round trip (µs). */
+  async function timedRoundTrips(url: string, ms: number, window: number) {
+    const before = await ask<{ cpu: number }>({ type: 'cpu' });
+    const done = await countRoundTrips(url, ms, window);
+    const after = await ask<{ cpu: number }>({ type: 'cpu' });
+    return { perSecond: done / (ms / 1000), cpuPerTrip: (after.cpu - before.cpu) / done };
+  }
+
+  async function countRoundTrips(url: string, ms: number, window: number): Promise<number> {
     const { ws, sessionId } = await open(url);
     let next = 10;
     let done = 0;
@@ -158,7 +176,7 @@ async function measure(): Promise<void> {
       for (let i = 0; i < window; i++) send();
     });
     ws.close();
-    return done / (ms / 1000);
+    return done;
   }
 
   const created = await fetch(`${base}/v1/sessions`, { method: 'POST', headers, body: '{}' });
@@ -171,15 +189,20 @@ async function measure(): Promise<void> {
     await roundTrips(cdpUrl, 300, window);
     let d = 0;
     let p = 0;
+    let cpu = 0;
     for (let round = 0; round < ROUNDS; round++) {
       d += (await roundTrips(direct, ROUND_TRIP_MS / ROUNDS, window)) / ROUNDS;
-      p += (await roundTrips(cdpUrl, ROUND_TRIP_MS / ROUNDS, window)) / ROUNDS;
+      const door = await timedRoundTrips(cdpUrl, ROUND_TRIP_MS / ROUNDS, window);
+      p += door.perSecond / ROUNDS;
+      cpu += door.cpuPerTrip / ROUNDS;
     }
     rows.push({
       'in flight': window,
       'direct rt/s': Math.round(d),
       'door rt/s': Math.round(p),
       'door/direct': p / d,
+      // The door's own cost, less sensitive to the machine's load than the rates are.
+      'service CPU µs/rt': Math.round(cpu),
     });
   }
   await ask({ type: 'stop' });

@@ -208,6 +208,40 @@ describe('the frame policy (issue 4)', () => {
       client.close();
     }
   });
+  it('answers every frame of a burst once, refusals and browser replies alike', async () => {
+    // Frames leave the door in batches (tick-batcher.ts): none may be lost, held or doubled.
+    const client = await rawClient(session.cdpUrl);
+    try {
+      const replies = new Map<number, Record<string, unknown>[]>();
+      const all = new Promise<void>((resolve) => {
+        client.ws.on('message', (data: Buffer) => {
+          const reply = JSON.parse(data.toString()) as Record<string, unknown>;
+          const id = reply['id'] as number;
+          replies.set(id, [...(replies.get(id) ?? []), reply]);
+          if (replies.size === 200) resolve();
+        });
+      });
+      for (let id = 1000; id < 1200; id++) {
+        const refused = id % 3 === 0;
+        client.ws.send(
+          JSON.stringify(
+            refused
+              ? { id, method: 'Target.createTarget', params: { url: 'file:///etc/passwd' } }
+              : { id, method: 'Browser.getVersion' },
+          ),
+        );
+      }
+      await all;
+      for (let id = 1000; id < 1200; id++) {
+        expect(replies.get(id), String(id)).toHaveLength(1);
+        const reply = replies.get(id)![0]!;
+        if (id % 3 === 0) expect(reply['error'], String(id)).toMatchObject({ code: -32000 });
+        else expect(reply['result'], String(id)).toHaveProperty('product');
+      }
+    } finally {
+      client.close();
+    }
+  });
 });
 
 describe('several clients at once', () => {

@@ -4,6 +4,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { FastifyBaseLogger } from 'fastify';
 import { presentedToken } from '../auth.js';
 import { judgeClientFrame, type FramePolicy } from './cdp-frame-policy.js';
+import { tickBatcher } from './tick-batcher.js';
 
 // The CDP door (spec 1 §4.11, issue 4): `GET|POST /v1/sessions/<id>/cdp?token=…` upgraded to a
 // WebSocket and bridged, message by message, to the session's own DevTools socket on 127.0.0.1.
@@ -104,6 +105,14 @@ export class CdpDoor {
       maxPayload: MAX_PAYLOAD,
       // The browser is ours: its frames go through unchecked and unchanged.
       skipUTF8Validation: true,
+      // Masking guards proxies in between against script-made frames (RFC 6455 §10.3); this is
+      // loopback to our own Chromium, with nothing in between. An all-zero mask tells ws to skip
+      // the per-frame copy and XOR of every payload.
+      generateMask: (mask: Buffer) => mask.fill(0),
+    });
+    let upstreamSocket: Duplex | undefined;
+    upstream.once('upgrade', (res: IncomingMessage) => {
+      upstreamSocket = res.socket;
     });
     try {
       await new Promise<void>((resolve, reject) => {
@@ -118,11 +127,17 @@ export class CdpDoor {
     // The spec allows POST for the upgrade; ws itself only takes GET.
     req.method = 'GET';
     this.wss.handleUpgrade(req, socket, head, (client) => {
-      this.pipe(session, client, upstream);
+      this.pipe(session, client, socket, upstream, upstreamSocket ?? socket);
     });
   }
 
-  private pipe(session: DoorSession, client: WebSocket, upstream: WebSocket): void {
+  private pipe(
+    session: DoorSession,
+    client: WebSocket,
+    clientSocket: Duplex,
+    upstream: WebSocket,
+    upstreamSocket: Duplex,
+  ): void {
     const attachedAt = Date.now();
     this.deps.log.info({ session: session.id }, 'cdp client attached');
     const detachClient = session.attach({
@@ -145,12 +160,15 @@ export class CdpDoor {
       if (client.readyState === WebSocket.OPEN) client.close();
       if (upstream.readyState === WebSocket.OPEN) upstream.close();
     };
+    const holdClient = tickBatcher(clientSocket);
+    const holdUpstream = tickBatcher(upstreamSocket);
     client.on('message', (data: RawData) => {
       session.touch();
       const buf = Buffer.isBuffer(data) ? data : Buffer.concat(toBuffers(data));
       const text = buf.toString('utf8');
       const verdict = judgeClientFrame(text, session.framePolicy);
       if (!verdict.ok) {
+        holdClient();
         client.send(verdict.reply);
         return;
       }
@@ -162,10 +180,12 @@ export class CdpDoor {
         if (targetId) session.activated(targetId);
       }
       // Unchanged frames go on as the bytes that came in: no second UTF-8 encoding.
+      holdUpstream();
       upstream.send(verdict.text === text ? buf : verdict.text, { binary: false });
     });
     upstream.on('message', (data: RawData, isBinary: boolean) => {
       if (!isBinary) noteAttachment(data, targets);
+      holdClient();
       client.send(data, { binary: isBinary });
     });
     client.on('close', end);
