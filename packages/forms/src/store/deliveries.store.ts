@@ -1,5 +1,6 @@
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { Database, DeliveryTable } from './schema.js';
+import { compileTemplate } from './statement-template.js';
 import type { WriterThread } from './writer-thread.js';
 
 export type DeliveryRow = Selectable<DeliveryTable>;
@@ -30,8 +31,87 @@ export interface AttemptOutcome {
   };
 }
 
+type RecordKey =
+  | 'deliveryId'
+  | 'attemptedAt'
+  | 'status'
+  | 'durationMs'
+  | 'error'
+  | 'nextStatus'
+  | 'roundAttempts'
+  | 'nextAttemptAt'
+  | 'deliveredAt';
+const recordKeys: readonly RecordKey[] = [
+  'deliveryId',
+  'attemptedAt',
+  'status',
+  'durationMs',
+  'error',
+  'nextStatus',
+  'roundAttempts',
+  'nextAttemptAt',
+  'deliveredAt',
+];
+
+const attemptKeys = ['deliveryId', 'attemptedAt', 'status', 'durationMs', 'error'] as const;
+const updateKeys = recordKeys.filter((k) => k !== 'attemptedAt' && k !== 'durationMs');
+
+function recordValues(delivery: DeliveryRow, outcome: AttemptOutcome): Record<RecordKey, unknown> {
+  return {
+    deliveryId: delivery.id,
+    attemptedAt: outcome.attemptedAt,
+    status: outcome.status,
+    durationMs: outcome.durationMs,
+    error: outcome.error,
+    nextStatus: outcome.next.status,
+    roundAttempts: outcome.next.roundAttempts,
+    nextAttemptAt: outcome.next.nextAttemptAt,
+    deliveredAt: outcome.next.deliveredAt ?? delivery.deliveredAt,
+  };
+}
+
+/** The attempt record's two statements, compiled once (see compileTemplate). */
+function recordTemplates(db: Kysely<Database>) {
+  // The placeholders are strings standing in for values of any column type.
+  return {
+    attempt: compileTemplate(
+      attemptKeys,
+      (v) =>
+        db
+          .insertInto('deliveryAttempts')
+          .values({
+            deliveryId: v.deliveryId as string,
+            attemptedAt: v.attemptedAt as string,
+            status: v.status as number | null,
+            durationMs: v.durationMs as number,
+            error: v.error as string | null,
+          })
+          .compile() as CompiledQuery,
+    ),
+    update: compileTemplate(
+      updateKeys,
+      (v) =>
+        db
+          .updateTable('deliveries')
+          .set((eb) => ({
+            attempts: eb('attempts', '+', 1),
+            roundAttempts: v.roundAttempts as number,
+            status: v.nextStatus as DeliveryRow['status'],
+            nextAttemptAt: v.nextAttemptAt as number,
+            lastStatus: v.status as number | null,
+            lastError: v.error as string | null,
+            deliveredAt: v.deliveredAt as string | null,
+          }))
+          .where('id', '=', v.deliveryId as string)
+          .compile() as CompiledQuery,
+    ),
+  };
+}
+
 /** The durable outbox the delivery worker drains, and each attempt's record. */
 export class DeliveryStore {
+  private templates: ReturnType<typeof recordTemplates> | undefined;
+
   /** With `thread`, attempt records commit on the writer thread, as ingest does. */
   constructor(
     private readonly db: Kysely<Database>,
@@ -92,7 +172,12 @@ export class DeliveryStore {
           .compile(),
       ]);
     if (this.thread) {
-      await this.thread.run(statements(this.db));
+      const t = (this.templates ??= recordTemplates(this.db));
+      const params = items.map(({ delivery, outcome }) => recordValues(delivery, outcome));
+      await this.thread.run([
+        { sql: t.attempt.sql, rows: params.map((p) => t.attempt.bind(p)) },
+        { sql: t.update.sql, rows: params.map((p) => t.update.bind(p)) },
+      ]);
       return;
     }
     await this.db.transaction().execute(async (trx) => {

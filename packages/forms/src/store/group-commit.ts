@@ -1,11 +1,67 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Database, DeliveryTable, SubmissionTable } from './schema.js';
-import type { Statement, WriterThread } from './writer-thread.js';
+import { compileTemplate } from './statement-template.js';
+import type { WriterThread } from './writer-thread.js';
 
 export interface SubmissionWrite {
   submission: Insertable<SubmissionTable>;
   /** The outbox rows: written in the same transaction as the submission (issue 5). */
   deliveries: Insertable<DeliveryTable>[];
+}
+
+const submissionColumns = [
+  'id',
+  'orgSlug',
+  'formId',
+  'receivedAt',
+  'read',
+  'spam',
+  'preview',
+  'answers',
+  'submitFields',
+  'origin',
+  'referer',
+  'userAgent',
+  'ip',
+  'body',
+  'definitionVersion',
+] as const satisfies readonly (keyof SubmissionTable)[];
+
+const deliveryColumns = [
+  'id',
+  'submissionId',
+  'orgSlug',
+  'formId',
+  'kind',
+  'target',
+  'webhookSecret',
+  'pushSubscriptionId',
+  'payload',
+  'status',
+  'attempts',
+  'roundAttempts',
+  'nextAttemptAt',
+  'lastStatus',
+  'lastError',
+  'deliveredAt',
+  'createdAt',
+] as const satisfies readonly (keyof DeliveryTable)[];
+
+function writeTemplates(db: Kysely<Database>) {
+  return {
+    submission: compileTemplate(submissionColumns, (v) =>
+      db
+        .insertInto('submissions')
+        .values(v as unknown as Insertable<SubmissionTable>)
+        .compile(),
+    ),
+    delivery: compileTemplate(deliveryColumns, (v) =>
+      db
+        .insertInto('deliveries')
+        .values(v as unknown as Insertable<DeliveryTable>)
+        .compile(),
+    ),
+  };
 }
 
 interface Pending {
@@ -27,6 +83,7 @@ export class GroupCommitWriter {
   private flushing = false;
   private scheduled = false;
   private idle: (() => void)[] = [];
+  private templates: ReturnType<typeof writeTemplates> | undefined;
 
   /**
    * `thread`, when given, runs the commits off the event loop (SQLite); otherwise they run as a
@@ -89,22 +146,13 @@ export class GroupCommitWriter {
 
   private async commit(batch: Pending[]): Promise<void> {
     if (this.thread) {
-      const statements: Statement[] = [
-        this.db
-          .insertInto('submissions')
-          .values(batch.map((p) => p.write.submission))
-          .compile(),
-      ];
+      // One compiled text per table, bound row by row: no per-batch compile (see compileTemplate).
+      const t = (this.templates ??= writeTemplates(this.db));
       const deliveries = batch.flatMap((p) => p.write.deliveries);
-      for (let i = 0; i < deliveries.length; i += deliveryChunk) {
-        statements.push(
-          this.db
-            .insertInto('deliveries')
-            .values(deliveries.slice(i, i + deliveryChunk))
-            .compile(),
-        );
-      }
-      await this.thread.run(statements);
+      await this.thread.run([
+        { sql: t.submission.sql, rows: batch.map((p) => t.submission.bind(p.write.submission)) },
+        { sql: t.delivery.sql, rows: deliveries.map((d) => t.delivery.bind(d)) },
+      ]);
       return;
     }
     await this.db.transaction().execute(async (trx: Transaction<Database>) => {

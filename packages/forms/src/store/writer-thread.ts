@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
+/** One SQL text run once per row of parameters (the thread prepares each text once). */
 export interface Statement {
   sql: string;
-  parameters: readonly unknown[];
+  rows: readonly (readonly unknown[])[];
 }
 
 // The thread's code. Plain CommonJS evaluated in the worker so it runs the same from src/ (tests)
@@ -27,7 +28,10 @@ function prepare(sql) {
 }
 const bind = (p) => (p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p);
 const inTransaction = db.transaction((statements) => {
-  for (const s of statements) prepare(s.sql).run(s.parameters.map(bind));
+  for (const s of statements) {
+    const stmt = prepare(s.sql);
+    for (const row of s.rows) stmt.run(row.map(bind));
+  }
 });
 parentPort.on('message', (m) => {
   if (m.close) {
