@@ -201,10 +201,12 @@ function toBuffers(data: RawData): Buffer[] {
   return [Buffer.from(new Uint8Array(data))];
 }
 
+const ATTACHED = Buffer.from('"Target.attachedToTarget"');
+
 function noteAttachment(data: RawData, targets: Map<string, string>): void {
   const buf = Buffer.isBuffer(data) ? data : Buffer.concat(toBuffers(data));
   // Cheap test first: Chromium writes an event's method first, so only the head needs looking at.
-  if (!buf.subarray(0, 48).includes('"Target.attachedToTarget"')) return;
+  if (!buf.subarray(0, 48).includes(ATTACHED)) return;
   try {
     const event = JSON.parse(buf.toString('utf8')) as {
       method?: string;

@@ -32,6 +32,9 @@ describe('judgeClientFrame', () => {
       frame('Target.createBrowserContext', { disposeOnDetach: true }),
       frame('Browser.setDownloadBehavior', { behavior: 'deny' }),
       frame('Fetch.continueRequest', { requestId: 'r' }),
+      // Unknown methods are Chromium's to answer, whatever their name.
+      frame('constructor'),
+      frame('toString', { url: 'file:///etc/passwd' }),
     ]) {
       const verdict = judgeClientFrame(text, policy);
       expect(verdict.ok && verdict.text).toBe(text);

@@ -67,21 +67,24 @@ function inside(dir: string, path: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-const URL_PARAM: Readonly<Record<string, string>> = {
-  'Page.navigate': 'url',
-  'Target.createTarget': 'url',
-  'Network.loadNetworkResource': 'url',
-  'Fetch.continueRequest': 'url',
-  'Network.continueInterceptedRequest': 'url',
-};
+// Maps, not object literals: a method named `constructor` or `toString` must find nothing here.
+const URL_PARAM: ReadonlyMap<string, string> = new Map([
+  ['Page.navigate', 'url'],
+  ['Target.createTarget', 'url'],
+  ['Network.loadNetworkResource', 'url'],
+  ['Fetch.continueRequest', 'url'],
+  ['Network.continueInterceptedRequest', 'url'],
+]);
 
 /** Methods no client gets: each hands out a channel or a file the door cannot watch. */
-const FORBIDDEN: Readonly<Record<string, string>> = {
+const FORBIDDEN: ReadonlyMap<string, string> = new Map([
   // Gives page script a browser-level CDP channel that never passes through the door.
-  'Target.exposeDevToolsProtocol':
+  [
+    'Target.exposeDevToolsProtocol',
     'Target.exposeDevToolsProtocol is not available through the door',
-  'Extensions.loadUnpacked': 'loading extensions from the server filesystem is not allowed',
-};
+  ],
+  ['Extensions.loadUnpacked', 'loading extensions from the server filesystem is not allowed'],
+]);
 
 /** The list of server file paths a command would read, if it names any. */
 function fileParams(method: string, params: Record<string, unknown> | undefined): unknown {
@@ -103,9 +106,9 @@ function judgeParams(
   params: Record<string, unknown> | undefined,
   policy: FramePolicy,
 ): Judged {
-  const forbidden = FORBIDDEN[method];
+  const forbidden = FORBIDDEN.get(method);
   if (forbidden) return { ok: false, message: forbidden };
-  const urlParam = URL_PARAM[method];
+  const urlParam = URL_PARAM.get(method);
   if (urlParam && params && params[urlParam] !== undefined) {
     // Fetch.continueRequest may omit url (continue unchanged); navigation must name one.
     if (!navigableUrl(params[urlParam])) {
@@ -169,6 +172,10 @@ function parseCommand(text: string): CdpCommand | undefined {
   return value as unknown as CdpCommand;
 }
 
+function refusal(command: CdpCommand, message: string): FrameVerdict {
+  return { ok: false, reply: errorReply(command.id, command.sessionId, REFUSED, message) };
+}
+
 /** Judges one client frame; a refusal carries the CDP error reply to send back instead. */
 export function judgeClientFrame(text: string, policy: FramePolicy, depth = 0): FrameVerdict {
   const command = parseCommand(text);
@@ -184,17 +191,14 @@ export function judgeClientFrame(text: string, policy: FramePolicy, depth = 0): 
       ),
     };
   }
-  const refuse = (message: string): FrameVerdict => ({
-    ok: false,
-    reply: errorReply(command.id, command.sessionId, REFUSED, message),
-  });
   // The old, non-flat way to talk to a target wraps a whole command in a string: judge it too.
   if (command.method === 'Target.sendMessageToTarget') {
     const inner = command.params?.['message'];
-    if (typeof inner !== 'string' || depth > 0) return refuse('cannot parse CDP frame');
+    if (typeof inner !== 'string' || depth > 0) return refusal(command, 'cannot parse CDP frame');
     const verdict = judgeClientFrame(inner, policy, depth + 1);
     if (!verdict.ok)
-      return refuse(
+      return refusal(
+        command,
         (JSON.parse(verdict.reply) as { error: { message: string } }).error.message.replace(
           /^havn: /,
           '',
@@ -209,7 +213,7 @@ export function judgeClientFrame(text: string, policy: FramePolicy, depth = 0): 
     };
   }
   const judged = judgeParams(command.method, command.params, policy);
-  if (!judged.ok) return refuse(judged.message);
+  if (!judged.ok) return refusal(command, judged.message);
   if (judged.params === command.params) return { ok: true, text, command };
   const rewritten = { ...command, params: judged.params };
   return { ok: true, text: JSON.stringify(rewritten), command: rewritten };
