@@ -10,7 +10,7 @@ export interface Statement {
 // The thread's code. Plain CommonJS evaluated in the worker so it runs the same from src/ (tests)
 // and dist/ (production) without a build step of its own.
 const threadSource = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort, receiveMessageOnPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('journal_mode = WAL');
@@ -33,18 +33,44 @@ const inTransaction = db.transaction((statements) => {
     for (const row of s.rows) stmt.run(row.map(bind));
   }
 });
-parentPort.on('message', (m) => {
-  if (m.close) {
-    db.close();
-    parentPort.postMessage({ id: m.id, ok: true });
-    return;
-  }
+const reply = (m, err) =>
+  parentPort.postMessage(err === undefined ? { id: m.id, ok: true } : { id: m.id, ok: false, error: String((err && err.message) || err) });
+// Group commit on this side: every message waiting when the thread turns to its port (handed in
+// while the previous commit was syncing) shares one transaction and its one sync. Each answer is
+// posted only after the commit holding it returned.
+function commit(group) {
+  if (group.length === 0) return;
   try {
-    inTransaction(m.statements);
-    parentPort.postMessage({ id: m.id, ok: true });
+    inTransaction(group.flatMap((m) => m.statements));
+    for (const m of group) reply(m);
   } catch (err) {
-    parentPort.postMessage({ id: m.id, ok: false, error: String((err && err.message) || err) });
+    if (group.length === 1) return reply(group[0], err);
+    // One bad message must not fail the others: each in a transaction of its own.
+    for (const m of group) {
+      try {
+        inTransaction(m.statements);
+        reply(m);
+      } catch (e) {
+        reply(m, e);
+      }
+    }
   }
+}
+parentPort.on('message', (first) => {
+  const messages = [first];
+  for (let next; messages.length < 256 && (next = receiveMessageOnPort(parentPort)); ) messages.push(next.message);
+  let group = [];
+  for (const m of messages) {
+    if (!m.close) {
+      group.push(m);
+      continue;
+    }
+    commit(group);
+    group = [];
+    db.close();
+    reply(m);
+  }
+  commit(group);
 });
 `;
 
@@ -57,12 +83,6 @@ export class WriterThread {
   private readonly worker: Worker;
   private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   private nextId = 0;
-  private busy = false;
-  private queue: {
-    statements: readonly Statement[];
-    resolve: () => void;
-    reject: (e: Error) => void;
-  }[] = [];
   private idle: (() => void)[] = [];
 
   constructor(file: string) {
@@ -73,49 +93,27 @@ export class WriterThread {
       this.waiting.delete(m.id);
       if (m.ok) w?.resolve();
       else w?.reject(new Error(m.error ?? 'write failed'));
+      if (this.waiting.size === 0) for (const done of this.idle.splice(0)) done();
     });
     this.worker.on('error', (err) => {
       for (const w of this.waiting.values()) w.reject(err);
       this.waiting.clear();
+      for (const done of this.idle.splice(0)) done();
     });
   }
 
   /**
-   * Runs the statements in one transaction; resolves after its commit is synced. Work handed in
-   * while a commit is in progress (ingest batches, delivery records) shares the next commit.
+   * Runs the statements in one transaction; resolves after its commit is synced. The work is
+   * posted at once, not held back until the previous commit answered: the thread starts the next
+   * commit straight after the last one, with everything handed in meanwhile (ingest batches,
+   * delivery records) sharing it, without waiting for this event loop to turn.
    */
   run(statements: readonly Statement[]): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ statements, resolve, reject });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    if (this.busy) return;
-    if (this.queue.length === 0) {
-      for (const done of this.idle.splice(0)) done();
-      return;
-    }
-    const batch = this.queue.splice(0);
-    this.busy = true;
-    this.send({ statements: batch.flatMap((b) => b.statements) })
-      .then(
-        () => {
-          for (const b of batch) b.resolve();
-        },
-        (err: unknown) => {
-          for (const b of batch) b.reject(err as Error);
-        },
-      )
-      .finally(() => {
-        this.busy = false;
-        this.pump();
-      });
+    return this.send({ statements });
   }
 
   async close(): Promise<void> {
-    if (this.busy || this.queue.length > 0) {
+    if (this.waiting.size > 0) {
       await new Promise<void>((resolve) => this.idle.push(resolve));
     }
     await this.send({ close: true });

@@ -76,15 +76,19 @@ export class DeliveryWorker {
     }
     this.pumping = true;
     try {
+      let saturated = false;
       do {
         this.again = false;
         const free = this.concurrency - this.inFlight.size;
-        if (free <= 0 || this.stopped) break;
+        saturated = free <= 0;
+        if (saturated || this.stopped) break;
         const rows = await this.deps.deliveries.due(this.now(), free, [...this.inFlight.keys()]);
         for (const row of rows) this.launch(row);
         if (rows.length === free) this.again = true;
       } while (this.again && this.running());
-      if (this.running()) await this.arm();
+      // Every slot busy: the next finished attempt pumps again, so the outbox is not read (nor the
+      // timer armed) on each of the many commits of an ingest burst.
+      if (this.running() && !saturated) await this.arm();
     } catch (err) {
       this.deps.log.error({ err }, 'delivery worker: reading the outbox failed');
       if (!this.stopped) this.setTimer(5_000);
