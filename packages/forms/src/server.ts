@@ -84,6 +84,8 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     log: deps.log,
     now,
     schedule: deps.retrySchedule ?? webhookRetrySchedule,
+    // Deliveries yield to a burst of submissions (durable answers first) and catch up after it.
+    ingestBusy: () => store.writer.busy(),
     senders: {
       webhook: webhookSender(outbound, now),
       push: pushSender({

@@ -110,6 +110,11 @@ export class GroupCommitWriter {
     });
   }
 
+  /** Whether submissions are waiting for or in a commit (an ingest burst is going on). */
+  busy(): boolean {
+    return this.inFlight > 0 || this.queue.length > 0;
+  }
+
   /** Resolves once every queued write has been committed or failed. */
   drained(): Promise<void> {
     if (this.inFlight === 0 && !this.scheduled && this.queue.length === 0) return Promise.resolve();

@@ -12,6 +12,12 @@ export interface DeliveryWorkerDeps {
   schedule: readonly number[];
   now?: () => number;
   concurrency?: number;
+  /**
+   * True while submissions wait for a commit; the worker then keeps to `burstConcurrency`
+   * attempts at a time so an ingest burst keeps the CPU, and resumes full concurrency after it.
+   */
+  ingestBusy?: () => boolean;
+  burstConcurrency?: number;
 }
 
 const maxIdleWaitMs = 60_000;
@@ -25,6 +31,7 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly now: () => number;
   private readonly concurrency: number;
+  private readonly burstConcurrency: number;
   private pumping = false;
   private again = false;
   private stopped = true;
@@ -40,6 +47,7 @@ export class DeliveryWorker {
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.now = deps.now ?? Date.now;
     this.concurrency = deps.concurrency ?? 8;
+    this.burstConcurrency = Math.min(deps.burstConcurrency ?? 2, this.concurrency);
   }
 
   start(): void {
@@ -79,7 +87,8 @@ export class DeliveryWorker {
       let saturated = false;
       do {
         this.again = false;
-        const free = this.concurrency - this.inFlight.size;
+        const limit = this.deps.ingestBusy?.() ? this.burstConcurrency : this.concurrency;
+        const free = limit - this.inFlight.size;
         saturated = free <= 0;
         if (saturated || this.stopped) break;
         const rows = await this.deps.deliveries.due(this.now(), free, [...this.inFlight.keys()]);
