@@ -63,15 +63,31 @@ export function parseAnswers(body: unknown): Answers {
   return { answers, submitFields };
 }
 
+/**
+ * `text` with whitespace runs collapsed to one space and trimmed, or, when that is longer than the
+ * preview, at least its first `previewLength + 2` characters. Collapsing only merges neighbours, so
+ * the line's start comes from a prefix: a long message is not collapsed whole on every request.
+ */
+function collapsedHead(text: string): string {
+  for (let end = 2 * previewLength; ; end *= 2) {
+    const head = text.slice(0, end).replace(/\s+/g, ' ').trimStart();
+    if (end >= text.length) return head.trimEnd();
+    if (head.length > previewLength + 1) return head;
+  }
+}
+
 /** A short line for feeds from the first answers. */
 export function buildPreview(answers: Record<string, unknown>): string {
   const parts: string[] = [];
+  let length = -3;
   for (const value of Object.values(answers)) {
     if (value === null || value === '' || typeof value === 'boolean') continue;
-    parts.push(Array.isArray(value) ? value.join(', ') : `${value as string | number}`);
-    if (parts.join(' · ').length >= previewLength) break;
+    const part = Array.isArray(value) ? value.join(', ') : `${value as string | number}`;
+    parts.push(part);
+    length += part.length + 3; // ' · '
+    if (length >= previewLength) break;
   }
-  const text = parts.join(' · ').replace(/\s+/g, ' ').trim();
+  const text = collapsedHead(parts.join(' · '));
   return text.length > previewLength ? `${text.slice(0, previewLength - 1)}…` : text;
 }
 
