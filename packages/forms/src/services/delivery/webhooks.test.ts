@@ -113,6 +113,20 @@ describe('signed webhooks', () => {
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(ids);
   });
 
+  test('every submission of a burst gets its webhooks, each once, after deliveries yielded to it', async () => {
+    receiver.received.length = 0;
+    receiver.statuses.splice(0, receiver.statuses.length, 200);
+    // Concurrent submissions (within the 100 a minute limit) share commits while deliveries wait.
+    const ids = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => submit(s, { name: `n${String(i)}` })),
+    );
+    await waitFor(() => (receiver.received.length >= 2 * ids.length ? true : undefined));
+    const got = receiver.received
+      .filter((r) => r.path === '/std')
+      .map((r) => (JSON.parse(r.body.toString()) as { data: { id: string } }).data.id);
+    expect(got.sort()).toEqual([...ids].sort());
+  });
+
   test('a dead receiver never delays the ingest answer; failures are recorded', async () => {
     const dead = await startForms({ deps: { retrySchedule: [60_000] } });
     try {
