@@ -66,3 +66,35 @@ test('feeds page backwards with `before`', async () => {
   });
   expect(next.map((s) => s.id)).toEqual(ids.slice(1, 4).reverse());
 });
+
+test('a row that cannot be stored fails alone; the writes committed beside it are stored', async () => {
+  const row = (id: string) => ({
+    submission: {
+      id,
+      orgSlug: 'other',
+      formId: 'contact',
+      receivedAt: '2026-02-01T00:00:00.000Z',
+      read: 0,
+      spam: 0,
+      preview: id,
+      answers: '{}',
+      submitFields: null,
+      origin: null,
+      referer: null,
+      userAgent: null,
+      ip: '127.0.0.1',
+      body: Buffer.from('{}'),
+      definitionVersion: null,
+    },
+    deliveries: [],
+  });
+  // ids[0] is taken: its primary key refuses the row, in a group commit with two good ones.
+  const results = await Promise.allSettled([
+    store.writer.write(row('sub_good_1')),
+    store.writer.write(row(ids[0]!)),
+    store.writer.write(row('sub_good_2')),
+  ]);
+  expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  const stored = await store.submissions.feed({ org: 'other', limit: 10, includeSpam: true });
+  expect(stored.map((s) => s.id).sort()).toEqual(['sub_good_1', 'sub_good_2']);
+});
