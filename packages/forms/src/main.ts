@@ -1,4 +1,4 @@
-import { ConfigError, createLogger } from '@havn/shared';
+import { ConfigError, createLogger, closeOnSignals } from '@havn/shared';
 import { loadConfig, type FormsConfig } from './config.js';
 import { buildServer } from './server.js';
 import { loadOrCreateVapidKeys } from './services/vapid-keys.js';
@@ -30,18 +30,4 @@ const app = await buildServer({
 const url = await app.listen({ port: config.port, host: config.host });
 log.info({ url }, `havn forms listening on ${url}`);
 
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+closeOnSignals(app, log);

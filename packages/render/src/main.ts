@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, createLogger } from '@havn/shared';
+import { ConfigError, createLogger, closeOnSignals } from '@havn/shared';
 import { composeServer } from './compose.js';
 import { loadConfig } from './config.js';
 import { sessionsExtension } from './sessions/sessions-extension.js';
@@ -33,18 +33,4 @@ const app = await composeServer({
 await app.listen({ port: config.port, host: config.host });
 if (config.allowAnonymous) log.warn('ALLOW_ANONYMOUS=1: every route is open without a token');
 
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+closeOnSignals(app, log);

@@ -16,3 +16,4 @@ export {
   type HostPolicy,
   type HostVerdict,
 } from './host-guard.js';
+export { closeOnSignals } from './lifecycle.js';

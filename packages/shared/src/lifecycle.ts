@@ -1,0 +1,23 @@
+import type { Logger } from './logger.js';
+
+/**
+ * Closes `app` once on SIGINT or SIGTERM (a second signal while closing is ignored), then exits
+ * 0, or 1 when closing failed. Each service's `onClose` hooks do the draining the spec asks for.
+ */
+export function closeOnSignals(app: { close(): Promise<unknown> }, log: Logger): void {
+  let closing = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (closing) return;
+      closing = true;
+      log.info({ signal }, 'shutting down');
+      app.close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
