@@ -1,59 +1,22 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTlsServer, type TlsServer } from '../test-support/tls-server.js';
 import { startSessionTestApp, type SessionTestApp } from './test-support/session-test-app.js';
 
 // `insecureTls` (spec 1 §4.5): a session may accept a self-signed certificate only when the
 // service runs with ALLOW_INSECURE_TLS=1 and the session asks for it.
 
-const run = promisify(execFile);
-let dir: string;
-let server: Server;
+let server: TlsServer;
 let url: string;
 let lax: SessionTestApp;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'havn-tls-'));
-  const key = join(dir, 'key.pem');
-  const cert = join(dir, 'cert.pem');
-  await run('/usr/bin/openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=localhost',
-    '-addext',
-    'subjectAltName=DNS:localhost',
-    '-keyout',
-    key,
-    '-out',
-    cert,
-  ]);
-  server = createServer({ key: await readFile(key), cert: await readFile(cert) }, (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>self-signed</title>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `https://localhost:${(server.address() as AddressInfo).port}/`;
+  server = await startTlsServer('<title>self-signed</title>');
+  url = `${server.origin}/`;
   lax = await startSessionTestApp({ allowInsecureTls: true });
 });
 afterAll(async () => {
   await lax.close();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => {
-    server.close(() => {
-      resolve();
-    });
-  });
-  await rm(dir, { recursive: true, force: true });
+  await server.close();
 });
 
 async function create(t: SessionTestApp, body: unknown) {
