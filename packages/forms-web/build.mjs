@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { pngIcon } from './icons.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -80,4 +81,23 @@ copyFileSync(join(src, 'inbox/app.css'), join(dist, 'app.css'));
 copyFileSync(join(src, 'hosted/index.html'), join(dist, 'f/index.html'));
 copyFileSync(join(src, 'inbox/manifest.webmanifest'), join(dist, 'manifest.webmanifest'));
 for (const size of [192, 512]) writeFileSync(join(dist, `icons/icon-${size}.png`), pngIcon(size));
+
+// Text assets get .br and .gz twins, compressed once here at the highest levels, so the forms
+// server (@fastify/static with preCompressed) sends them compressed at no per-request cost.
+const COMPRESSIBLE = /\.(js|css|html|webmanifest)$/;
+function compressTree(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) compressTree(p);
+    else if (COMPRESSIBLE.test(entry.name)) {
+      const bytes = readFileSync(p);
+      writeFileSync(`${p}.gz`, gzipSync(bytes, { level: 9 }));
+      writeFileSync(
+        `${p}.br`,
+        brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      );
+    }
+  }
+}
+compressTree(dist);
 writeFileSync(stampFile, String(inputs));

@@ -17,13 +17,21 @@ const placeholder = `<!doctype html>
 
 /**
  * Everything outside /api comes from WEB_DIR (spec 2 §1); `/f/<org>/<form>` is the hosted form
- * page. When the web app is not built, `/` and the hosted page answer a small placeholder.
+ * page. When the web app is not built, `/` and the hosted page answer a small placeholder. The
+ * forms-web build writes .br and .gz twins of its text assets; preCompressed sends the one the
+ * client accepts, falling back to the plain file.
  */
 export async function registerWebRoutes(app: App, deps: RouteDeps): Promise<void> {
   const root = deps.config.webDir;
   const haveRoot = existsSync(root);
   if (haveRoot) {
-    await app.register(fastifyStatic, { root, index: false, wildcard: true, cacheControl: true });
+    await app.register(fastifyStatic, {
+      root,
+      index: false,
+      wildcard: true,
+      cacheControl: true,
+      preCompressed: true,
+    });
   }
   const page = (file: string) => async (_request: unknown, reply: FastifyReply) => {
     if (haveRoot && existsSync(join(root, file))) {
