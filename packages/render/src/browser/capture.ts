@@ -1,5 +1,6 @@
 import { errors, type BrowserContext, type Page } from 'playwright-core';
 import type { Profile } from '../profiles.js';
+import { profileContextOptions } from './profile-context.js';
 import {
   CaptureInputError,
   CaptureTimeoutError,
@@ -111,13 +112,7 @@ export async function capture(
       ? mobileUserAgent(await browser.version(), profile.viewport.width)
       : undefined);
   const { context, crashed, close } = await browser.newContext({
-    viewport: profile.viewport,
-    deviceScaleFactor: profile.deviceScaleFactor,
-    isMobile: profile.isMobile,
-    hasTouch: profile.hasTouch,
-    colorScheme: profile.colorScheme,
-    locale: profile.locale,
-    timezoneId: profile.timezone,
+    ...profileContextOptions(profile),
     ...(userAgent !== undefined && { userAgent }),
     ...(job.headers !== undefined && { extraHTTPHeaders: job.headers }),
     ignoreHTTPSErrors: job.ignoreHttpsErrors,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, errors, type BrowserContext, type Page } from 'playwright-core';
+import { profileContextOptions, type ContextProfile } from './profile-context.js';
 import {
   startPageScreencast,
   type ScreencastOptions,
@@ -14,19 +15,12 @@ export type { ScreencastFrame, ScreencastOptions } from './session-screencast.js
 // also listens on 127.0.0.1 on a port Chromium picks (port 0), which only the CDP door learns.
 
 /** Everything a session's browser is launched with; the profile fields are spec 1 §2.1. */
-export interface SessionBrowserOptions {
+export interface SessionBrowserOptions extends ContextProfile {
   executablePath: string;
   /** The policy flags (guard proxy, resolver rules, WebRTC, QUIC, background networking). */
   args: readonly string[];
   /** A fresh directory the session owns; Chromium writes DevToolsActivePort into it. */
   userDataDir: string;
-  viewport: { width: number; height: number };
-  deviceScaleFactor: number;
-  isMobile: boolean;
-  hasTouch: boolean;
-  colorScheme: 'light' | 'dark' | 'no-preference';
-  locale: string;
-  timezone: string;
   userAgent?: string | undefined;
   headers: Readonly<Record<string, string>>;
   cookies: readonly SessionCookie[];
@@ -115,13 +109,7 @@ export class SessionBrowser {
     const context = await chromium.launchPersistentContext(options.userDataDir, {
       executablePath: options.executablePath,
       args: [...options.args, '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0'],
-      viewport: options.viewport,
-      deviceScaleFactor: options.deviceScaleFactor,
-      isMobile: options.isMobile,
-      hasTouch: options.hasTouch,
-      colorScheme: options.colorScheme,
-      locale: options.locale,
-      timezoneId: options.timezone,
+      ...profileContextOptions(options),
       ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
       extraHTTPHeaders: { ...options.headers },
       ignoreHTTPSErrors: options.ignoreHTTPSErrors,

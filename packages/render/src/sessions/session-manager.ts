@@ -5,6 +5,7 @@ import { HttpError, randomToken, tokensEqual, type HostPolicy, type Logger } fro
 import { NoOpenPageError, SessionBrowser, SessionInputError } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, ArtifactStore } from '../artifacts/artifact-store.js';
 import { checkRenderUrl } from '../netguard/url-check.js';
+import type { Profile } from '../profiles.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recorder.js';
 import { Session } from './session.js';
 import type { SessionConfig } from './session-config.js';
@@ -15,15 +16,7 @@ import type { CreateSessionBody, ScreenshotBody } from './session-schemas.js';
 // browser closed, in that order.
 
 /** A resolved profile (spec 1 §2.1), as render's profile table produces it. */
-export interface SessionProfile {
-  name: string;
-  viewport: { width: number; height: number };
-  deviceScaleFactor: number;
-  isMobile: boolean;
-  hasTouch: boolean;
-  colorScheme: 'light' | 'dark' | 'no-preference';
-  locale: string;
-  timezone: string;
+export interface SessionProfile extends Omit<Profile, 'paper'> {
   userAgent?: string | undefined;
 }
 
