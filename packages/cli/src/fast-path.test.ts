@@ -1,25 +1,16 @@
 // The fast path (no commander) and commander must agree: the same invocation gives the same
 // query, output and exit code either way. A trailing `--` sends an invocation to commander.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { CliContext } from './context.js';
 import { tryFastPath } from './fast-path.js';
-import { FAKE_TOKEN, FakeAppInsights, table } from './test-support/fake-app-insights.js';
-import { havn, signedInConfigDir } from './test-support/run-havn.js';
+import { table } from './test-support/fake-app-insights.js';
+import { havn } from './test-support/run-havn.js';
+import { useSignedInFake } from './test-support/signed-in-fake.js';
 
-let fake: FakeAppInsights;
-let config: { dir: string; cleanup: () => Promise<void> };
+const ctx = useSignedInFake();
 
-beforeAll(async () => {
-  fake = await FakeAppInsights.start();
-  config = await signedInConfigDir(fake.url, FAKE_TOKEN);
-});
-afterAll(async () => {
-  await fake.close();
-  await config.cleanup();
-});
 beforeEach(() => {
-  fake.reset();
-  fake.fallback = {
+  ctx.fake.fallback = {
     body: table(
       [
         ['timestamp', 'datetime'],
@@ -41,11 +32,11 @@ describe('fast path and commander agree', () => {
     [['logs', '--severity', 'nope']],
     [['spans']],
   ])('otel %j', async (args) => {
-    const fast = await havn(['otel', ...args], { configDir: config.dir });
-    const fastBodies = fake.requests.map((r) => r.body);
-    fake.requests.length = 0;
-    const slow = await havn(['otel', ...args, '--'], { configDir: config.dir });
-    expect(fake.requests.map((r) => r.body)).toEqual(fastBodies);
+    const fast = await havn(['otel', ...args], { configDir: ctx.configDir });
+    const fastBodies = ctx.fake.requests.map((r) => r.body);
+    ctx.fake.requests.length = 0;
+    const slow = await havn(['otel', ...args, '--'], { configDir: ctx.configDir });
+    expect(ctx.fake.requests.map((r) => r.body)).toEqual(fastBodies);
     // -v prints the window's start time, which moves between the two runs.
     const steady = (r: typeof fast) => ({
       ...r,

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_TOKEN, FakeAppInsights, table } from '../../test-support/fake-app-insights.js';
-import { ANSI, havn, signedInConfigDir } from '../../test-support/run-havn.js';
+import { describe, expect, it } from 'vitest';
+import { FAKE_TOKEN, table } from '../../test-support/fake-app-insights.js';
+import { ANSI, havn } from '../../test-support/run-havn.js';
+import { useSignedInFake } from '../../test-support/signed-in-fake.js';
 
 const COLUMNS = [
   ['timestamp', 'datetime'],
@@ -13,30 +14,17 @@ const COLUMNS = [
 const LONG_MESSAGE = `Object reference not set to an instance of an object. ${'x'.repeat(80)} END`;
 const LONG_OP = '4bf92f3577b34da6a3ce929d0e0e4736';
 
-let fake: FakeAppInsights;
-let config: { dir: string; cleanup: () => Promise<void> };
-const run = (...args: string[]) => havn(['otel', 'errors', ...args], { configDir: config.dir });
-
-beforeAll(async () => {
-  fake = await FakeAppInsights.start();
-  config = await signedInConfigDir(fake.url, FAKE_TOKEN);
-});
-afterAll(async () => {
-  await fake.close();
-  await config.cleanup();
-});
-beforeEach(() => {
-  fake.reset();
-});
+const ctx = useSignedInFake();
+const run = (...args: string[]) => havn(['otel', 'errors', ...args], { configDir: ctx.configDir });
 
 describe('havn otel errors', () => {
   it('posts the default query (exceptions, last hour, 20 rows, newest first) with the bearer token', async () => {
     const r = await run('--format', 'Json');
     expect(r.code).toBe(0);
-    expect(fake.last.path).toBe('/v1/apps/app-1234/query');
-    expect(fake.last.headers.authorization).toBe(`Bearer ${FAKE_TOKEN}`);
-    expect(fake.last.headers['content-type']).toBe('application/json');
-    expect(fake.last.body).toEqual({
+    expect(ctx.fake.last.path).toBe('/v1/apps/app-1234/query');
+    expect(ctx.fake.last.headers.authorization).toBe(`Bearer ${FAKE_TOKEN}`);
+    expect(ctx.fake.last.headers['content-type']).toBe('application/json');
+    expect(ctx.fake.last.body).toEqual({
       query: [
         'exceptions',
         '| where timestamp > ago(1h)',
@@ -52,21 +40,21 @@ describe('havn otel errors', () => {
   it('filters on APP, --operation-id, --since and --limit', async () => {
     const r = await run('checkout', '--since', '7d', '--limit', '5', '--operation-id', LONG_OP);
     expect(r.code).toBe(0);
-    const query = String(fake.last.body.query);
+    const query = String(ctx.fake.last.body.query);
     expect(query).toContain('| where timestamp > ago(7d)');
     expect(query).toContain("| where cloud_RoleName == 'checkout'");
     expect(query).toContain(`| where operation_Id == '${LONG_OP}'`);
     expect(query).toContain('| take 5');
-    expect(fake.last.body.timespan).toBe('P7D');
+    expect(ctx.fake.last.body.timespan).toBe('P7D');
     expect((await run('--since', '30m', '--format', 'json')).code).toBe(0);
-    expect(fake.last.body.timespan).toBe('PT30M');
+    expect(ctx.fake.last.body.timespan).toBe('PT30M');
   });
 
   it('escapes quotes and backslashes so a value cannot change the query shape', async () => {
     const evil = `x' or 1==1 | project secret='\\`;
     const r = await run(evil, '--operation-id', `a\\' | take 1000 //`);
     expect(r.code).toBe(0);
-    const query = String(fake.last.body.query);
+    const query = String(ctx.fake.last.body.query);
     expect(query).toContain(`| where cloud_RoleName == 'x\\' or 1==1 | project secret=\\'\\\\'`);
     expect(query).toContain(`| where operation_Id == 'a\\\\\\' | take 1000 //'`);
     // Still exactly one pipeline stage per line, and the only take is ours.
@@ -76,7 +64,7 @@ describe('havn otel errors', () => {
   });
 
   it('renders a rounded table with messages cut to 60 and operation ids to 16 characters', async () => {
-    fake.reply({
+    ctx.fake.reply({
       body: table(COLUMNS, [
         [
           '2026-11-21T10:24:25.1234567Z',
@@ -106,7 +94,7 @@ describe('havn otel errors', () => {
   });
 
   it('writes compact, untruncated JSON and nothing else with --format Json', async () => {
-    fake.reply({
+    ctx.fake.reply({
       body: table(COLUMNS, [['2026-11-21T10:24:25Z', 'checkout', 'E', LONG_MESSAGE, LONG_OP]]),
     });
     const r = await run('--format', 'JSON', '-v');
@@ -133,7 +121,7 @@ describe('havn otel errors', () => {
       ['2026-11-21T10:24:25Z', 'a', 'E', 'say "hi", then\nleave', 'op1'],
       ['2026-11-21T10:24:24Z', 'b', 'F', 'plain', null],
     ];
-    fake.reply({ body: table(COLUMNS, rows) }, { body: table(COLUMNS, rows) });
+    ctx.fake.reply({ body: table(COLUMNS, rows) }, { body: table(COLUMNS, rows) });
     const jsonl = await run('--format', 'jsonl');
     expect(jsonl.code).toBe(0);
     const lines = jsonl.stdout.trimEnd().split('\n');
@@ -169,6 +157,6 @@ describe('havn otel errors', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    expect(fake.requests).toHaveLength(0);
+    expect(ctx.fake.requests).toHaveLength(0);
   });
 });

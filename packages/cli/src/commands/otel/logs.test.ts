@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_TOKEN, FakeAppInsights, table } from '../../test-support/fake-app-insights.js';
-import { havn, signedInConfigDir } from '../../test-support/run-havn.js';
+import { describe, expect, it } from 'vitest';
+import { table } from '../../test-support/fake-app-insights.js';
+import { havn } from '../../test-support/run-havn.js';
+import { useSignedInFake } from '../../test-support/signed-in-fake.js';
 
 const COLUMNS = [
   ['timestamp', 'datetime'],
@@ -12,25 +13,12 @@ const COLUMNS = [
 
 const LONG = `Payment provider answered slowly; retrying with backoff ${'y'.repeat(60)}`;
 
-let fake: FakeAppInsights;
-let config: { dir: string; cleanup: () => Promise<void> };
-const run = (...args: string[]) => havn(['otel', 'logs', ...args], { configDir: config.dir });
-
-beforeAll(async () => {
-  fake = await FakeAppInsights.start();
-  config = await signedInConfigDir(fake.url, FAKE_TOKEN);
-});
-afterAll(async () => {
-  await fake.close();
-  await config.cleanup();
-});
-beforeEach(() => {
-  fake.reset();
-});
+const ctx = useSignedInFake();
+const run = (...args: string[]) => havn(['otel', 'logs', ...args], { configDir: ctx.configDir });
 
 describe('havn otel logs', () => {
   it('renders rows with numeric severityLevel (the spec’s crash) as a table', async () => {
-    fake.reply({
+    ctx.fake.reply({
       body: table(COLUMNS, [
         ['2026-11-21T10:00:03Z', 'worker', '3', LONG, 'op-1'],
         ['2026-11-21T10:00:02Z', 'worker', 2, 'disk almost full', 'op-2'],
@@ -49,7 +37,7 @@ describe('havn otel logs', () => {
   });
 
   it('keeps severityLevel numeric in JSON', async () => {
-    fake.reply({ body: table(COLUMNS, [['2026-11-21T10:00:03Z', 'w', '4', LONG, 'op-1']]) });
+    ctx.fake.reply({ body: table(COLUMNS, [['2026-11-21T10:00:03Z', 'w', '4', LONG, 'op-1']]) });
     const r = await run('--format', 'Json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([
@@ -73,14 +61,14 @@ describe('havn otel logs', () => {
     ['critical', 4],
   ])('--severity %s filters severityLevel >= %i', async (name, level) => {
     expect((await run('--severity', name)).code).toBe(0);
-    expect(String(fake.last.body.query)).toContain(`| where severityLevel >= ${String(level)}`);
+    expect(String(ctx.fake.last.body.query)).toContain(`| where severityLevel >= ${String(level)}`);
   });
 
   it('applies APP, --trace-id, --since and --limit (0-decisions §3: limit applies to logs)', async () => {
     expect((await run('worker', '--trace-id', 'abc', '--since', '30m', '--limit', '7')).code).toBe(
       0,
     );
-    expect(fake.last.body).toEqual({
+    expect(ctx.fake.last.body).toEqual({
       query: [
         'traces',
         '| where timestamp > ago(30m)',
@@ -93,7 +81,7 @@ describe('havn otel logs', () => {
       timespan: 'PT30M',
     });
     expect((await run()).code).toBe(0);
-    expect(String(fake.last.body.query)).toContain('| take 20');
+    expect(String(ctx.fake.last.body.query)).toContain('| take 20');
   });
 
   it('prints the query with -v', async () => {
@@ -108,6 +96,6 @@ describe('havn otel logs', () => {
     expect(r.stderr).toContain(
       "--severity must be one of Trace (or Verbose), Info (or Information), Warning, Error, Critical; got 'loud'.",
     );
-    expect(fake.requests).toHaveLength(0);
+    expect(ctx.fake.requests).toHaveLength(0);
   });
 });

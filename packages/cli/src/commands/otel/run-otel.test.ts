@@ -2,40 +2,24 @@
 // token), and the mapping of the query API's error answers to messages and exit codes.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  FAKE_TOKEN,
-  FakeAppInsights,
-  table,
-  upstreamError,
-} from '../../test-support/fake-app-insights.js';
+import { describe, expect, it } from 'vitest';
+import { FAKE_TOKEN, table, upstreamError } from '../../test-support/fake-app-insights.js';
 import {
   havn,
   jwtWithExpiry,
   signedInConfigDir,
   tempConfigDir,
 } from '../../test-support/run-havn.js';
+import { useSignedInFake } from '../../test-support/signed-in-fake.js';
 
 const NOT_CONFIGURED =
   'Telemetry workspace is not configured.\nRun havn configure telemetry to configure.\n';
 const NOT_AUTHENTICATED = "Not authenticated. Run 'havn login' to sign in.\n";
 const STACK = /\n\s+at /;
 
-let fake: FakeAppInsights;
-let config: { dir: string; cleanup: () => Promise<void> };
-const errors = (...args: string[]) => havn(['otel', 'errors', ...args], { configDir: config.dir });
-
-beforeAll(async () => {
-  fake = await FakeAppInsights.start();
-  config = await signedInConfigDir(fake.url, FAKE_TOKEN);
-});
-afterAll(async () => {
-  await fake.close();
-  await config.cleanup();
-});
-beforeEach(() => {
-  fake.reset();
-});
+const ctx = useSignedInFake();
+const errors = (...args: string[]) =>
+  havn(['otel', 'errors', ...args], { configDir: ctx.configDir });
 
 describe('check order', () => {
   it.each([
@@ -58,13 +42,13 @@ describe('check order', () => {
   it('configured but never signed in: not authenticated, exit 1, no request', async () => {
     const dir = await tempConfigDir();
     try {
-      await havn(['configure', 'telemetry', '--app-id', 'a', '--api-url', fake.url], {
+      await havn(['configure', 'telemetry', '--app-id', 'a', '--api-url', ctx.fake.url], {
         configDir: dir.dir,
       });
       const r = await havn(['otel', 'logs'], { configDir: dir.dir });
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(NOT_AUTHENTICATED);
-      expect(fake.requests).toHaveLength(0);
+      expect(ctx.fake.requests).toHaveLength(0);
     } finally {
       await dir.cleanup();
     }
@@ -72,7 +56,7 @@ describe('check order', () => {
 
   it('treats an expired stored token as no token', async () => {
     const dir = await signedInConfigDir(
-      fake.url,
+      ctx.fake.url,
       jwtWithExpiry(Math.floor(Date.now() / 1000) + 3600),
     );
     try {
@@ -84,14 +68,14 @@ describe('check order', () => {
       expect(r.code).toBe(1);
       expect(r.stderr.startsWith(NOT_AUTHENTICATED)).toBe(true);
       expect(r.stderr).toMatch(/The stored token expired at \d{4}-/);
-      expect(fake.requests).toHaveLength(0);
+      expect(ctx.fake.requests).toHaveLength(0);
     } finally {
       await dir.cleanup();
     }
   });
 
   it('a token for another API URL (after configure --api-url) counts as none', async () => {
-    const dir = await signedInConfigDir(fake.url, FAKE_TOKEN);
+    const dir = await signedInConfigDir(ctx.fake.url, FAKE_TOKEN);
     try {
       await havn(['configure', 'telemetry', '--api-url', 'http://127.0.0.1:9'], {
         configDir: dir.dir,
@@ -99,7 +83,7 @@ describe('check order', () => {
       const r = await havn(['otel', 'errors'], { configDir: dir.dir });
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(
-        `${NOT_AUTHENTICATED}The stored sign-in is for ${fake.url}, not http://127.0.0.1:9.\n`,
+        `${NOT_AUTHENTICATED}The stored sign-in is for ${ctx.fake.url}, not http://127.0.0.1:9.\n`,
       );
     } finally {
       await dir.cleanup();
@@ -109,7 +93,7 @@ describe('check order', () => {
 
 describe('upstream answers', () => {
   it('prints a PartialError as a warning on stderr and still renders the rows', async () => {
-    fake.reply({
+    ctx.fake.reply({
       body: {
         ...table(
           [
@@ -162,7 +146,7 @@ describe('upstream answers', () => {
     ],
     [500, 'InternalServerError', 'Something broke', ['Try again in a moment']],
   ])('maps %i %s to exit 1 with the cause and the fix', async (status, code, message, hints) => {
-    fake.reply({ status, body: upstreamError(code, message) });
+    ctx.fake.reply({ status, body: upstreamError(code, message) });
     const r = await errors();
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -172,7 +156,7 @@ describe('upstream answers', () => {
   });
 
   it('a token the API refuses ends in exit 1 asking to sign in again', async () => {
-    fake.acceptedToken = 'another-token';
+    ctx.fake.acceptedToken = 'another-token';
     const r = await errors();
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('401 InvalidAuthenticationToken');
@@ -185,7 +169,7 @@ describe('upstream answers', () => {
       'The request had some invalid properties',
       "'where' operator: Failed to resolve column or scalar expression named 'nope'",
     );
-    fake.reply({ status: 400, body: bad }, { status: 400, body: bad });
+    ctx.fake.reply({ status: 400, body: bad }, { status: 400, body: bad });
     const plain = await errors();
     expect(plain.code).toBe(1);
     expect(plain.stderr).toContain("Failed to resolve column or scalar expression named 'nope'");
@@ -196,7 +180,7 @@ describe('upstream answers', () => {
   });
 
   it('429 with a short Retry-After: waits and retries once, automatically', async () => {
-    fake.reply({
+    ctx.fake.reply({
       status: 429,
       headers: { 'retry-after': '1' },
       body: upstreamError('ThrottledError', 'Too many requests'),
@@ -205,19 +189,19 @@ describe('upstream answers', () => {
     const r = await errors('--format', 'json');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('[]\n');
-    expect(fake.requests).toHaveLength(2);
+    expect(ctx.fake.requests).toHaveLength(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
   });
 
   it('429 with a long Retry-After: exit 1 saying when to retry', async () => {
-    fake.reply({
+    ctx.fake.reply({
       status: 429,
       headers: { 'retry-after': '120' },
       body: upstreamError('ThrottledError', 'Too many requests'),
     });
     const r = await errors();
     expect(r.code).toBe(1);
-    expect(fake.requests).toHaveLength(1);
+    expect(ctx.fake.requests).toHaveLength(1);
     expect(r.stderr).toContain('429 ThrottledError: Too many requests');
     expect(r.stderr).toContain('Retry after 120 seconds.');
   });

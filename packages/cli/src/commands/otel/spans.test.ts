@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_TOKEN, FakeAppInsights, table } from '../../test-support/fake-app-insights.js';
-import { havn, signedInConfigDir } from '../../test-support/run-havn.js';
+import { describe, expect, it } from 'vitest';
+import { table } from '../../test-support/fake-app-insights.js';
+import { havn } from '../../test-support/run-havn.js';
+import { useSignedInFake } from '../../test-support/signed-in-fake.js';
 
 const COLUMNS = [
   ['timestamp', 'datetime'],
@@ -16,26 +17,13 @@ const COLUMNS = [
   ['operation_Id', 'string'],
 ] as const;
 
-let fake: FakeAppInsights;
-let config: { dir: string; cleanup: () => Promise<void> };
-const run = (...args: string[]) => havn(['otel', 'spans', ...args], { configDir: config.dir });
-
-beforeAll(async () => {
-  fake = await FakeAppInsights.start();
-  config = await signedInConfigDir(fake.url, FAKE_TOKEN);
-});
-afterAll(async () => {
-  await fake.close();
-  await config.cleanup();
-});
-beforeEach(() => {
-  fake.reset();
-});
+const ctx = useSignedInFake();
+const run = (...args: string[]) => havn(['otel', 'spans', ...args], { configDir: ctx.configDir });
 
 describe('havn otel spans', () => {
   it('queries dependencies of one operation over a fixed 24 hours, oldest first, no take', async () => {
     expect((await run('--operation-id', "op'1")).code).toBe(0);
-    expect(fake.last.body).toEqual({
+    expect(ctx.fake.last.body).toEqual({
       query: [
         'dependencies',
         '| where timestamp > ago(24h)',
@@ -76,7 +64,7 @@ describe('havn otel spans', () => {
         'op1',
       ],
     ];
-    fake.reply({ body: table(COLUMNS, rows) }, { body: table(COLUMNS, rows) });
+    ctx.fake.reply({ body: table(COLUMNS, rows) }, { body: table(COLUMNS, rows) });
     const t = await run('--operation-id', 'op1');
     expect(t.code).toBe(0);
     expect(t.stdout).toMatch(/│ compute +│ InProc │ {13}│/);
@@ -95,7 +83,7 @@ describe('havn otel spans', () => {
       const r = await run(...args);
       expect(r.code).toBe(2);
       expect(r.stderr.trim()).toBe('--operation-id is required for spans');
-      expect(fake.requests).toHaveLength(0);
+      expect(ctx.fake.requests).toHaveLength(0);
     },
   );
 
@@ -104,7 +92,7 @@ describe('havn otel spans', () => {
     async (...args) => {
       const r = await run('--operation-id', 'op1', ...args);
       expect(r.code).toBe(2);
-      expect(fake.requests).toHaveLength(0);
+      expect(ctx.fake.requests).toHaveLength(0);
     },
   );
 });

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_TOKEN, FakeAppInsights, table } from '../../test-support/fake-app-insights.js';
-import { ANSI, havn, havnOnTerminal, signedInConfigDir } from '../../test-support/run-havn.js';
+import { describe, expect, it } from 'vitest';
+import { table } from '../../test-support/fake-app-insights.js';
+import { ANSI, havn, havnOnTerminal } from '../../test-support/run-havn.js';
+import { useSignedInFake } from '../../test-support/signed-in-fake.js';
 
 const COLUMNS = [
   ['timestamp', 'datetime'],
@@ -19,26 +20,13 @@ const ROWS = [
   ['2026-11-21T10:00:01Z', 'api', 'GET /health', '200', '3', null, 'op-c'],
 ];
 
-let fake: FakeAppInsights;
-let config: { dir: string; cleanup: () => Promise<void> };
-const run = (...args: string[]) => havn(['otel', 'traces', ...args], { configDir: config.dir });
-
-beforeAll(async () => {
-  fake = await FakeAppInsights.start();
-  config = await signedInConfigDir(fake.url, FAKE_TOKEN);
-});
-afterAll(async () => {
-  await fake.close();
-  await config.cleanup();
-});
-beforeEach(() => {
-  fake.reset();
-});
+const ctx = useSignedInFake();
+const run = (...args: string[]) => havn(['otel', 'traces', ...args], { configDir: ctx.configDir });
 
 describe('havn otel traces', () => {
   it('queries requests, newest first, with --has-error as success == false', async () => {
     expect((await run('api', '--has-error', '--since', '6h', '--limit', '50')).code).toBe(0);
-    expect(fake.last.body).toEqual({
+    expect(ctx.fake.last.body).toEqual({
       query: [
         'requests',
         '| where timestamp > ago(6h)',
@@ -51,11 +39,11 @@ describe('havn otel traces', () => {
       timespan: 'PT6H',
     });
     expect((await run()).code).toBe(0);
-    expect(String(fake.last.body.query)).not.toContain('success == false');
+    expect(String(ctx.fake.last.body.query)).not.toContain('success == false');
   });
 
   it('shows a check or a cross for success, blank when unknown, and durations', async () => {
-    fake.reply({ body: table(COLUMNS, ROWS) });
+    ctx.fake.reply({ body: table(COLUMNS, ROWS) });
     const r = await run();
     expect(r.code).toBe(0);
     const [orders, pay, health] = ['GET /orders', 'POST /pay', 'GET /health'].map((n) =>
@@ -68,7 +56,7 @@ describe('havn otel traces', () => {
   });
 
   it('writes Success and HasError in PascalCase in JSON, coerced from strings', async () => {
-    fake.reply({ body: table(COLUMNS, ROWS) });
+    ctx.fake.reply({ body: table(COLUMNS, ROWS) });
     const r = await run('--format', 'json');
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
@@ -97,31 +85,34 @@ describe('havn otel traces', () => {
   });
 
   it('colours the check and cross only on request of a TTY, so never in a pipe', async () => {
-    fake.reply({ body: table(COLUMNS, ROWS) });
+    ctx.fake.reply({ body: table(COLUMNS, ROWS) });
     // stdout is a pipe here: no colour even without NO_COLOR.
-    const r = await havn(['otel', 'traces'], { configDir: config.dir, env: { FORCE_COLOR: '1' } });
+    const r = await havn(['otel', 'traces'], {
+      configDir: ctx.configDir,
+      env: { FORCE_COLOR: '1' },
+    });
     expect(r.stdout).toContain('✗');
     expect(r.stdout).not.toMatch(ANSI);
   });
 
   it('on a terminal: green check and red cross; NO_COLOR and Json stay plain', async () => {
-    fake.reply(
+    ctx.fake.reply(
       { body: table(COLUMNS, ROWS) },
       { body: table(COLUMNS, ROWS) },
       { body: table(COLUMNS, ROWS) },
     );
-    const tty = await havnOnTerminal(['otel', 'traces'], { configDir: config.dir });
+    const tty = await havnOnTerminal(['otel', 'traces'], { configDir: ctx.configDir });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toContain('\u001b[32m✓\u001b[39m');
     expect(tty.stdout).toContain('\u001b[31m✗\u001b[39m');
     const plain = await havnOnTerminal(['otel', 'traces'], {
-      configDir: config.dir,
+      configDir: ctx.configDir,
       env: { NO_COLOR: '1' },
     });
     expect(plain.stdout).toContain('✗');
     expect(plain.stdout).not.toMatch(ANSI);
     const json = await havnOnTerminal(['otel', 'traces', '--format', 'Json'], {
-      configDir: config.dir,
+      configDir: ctx.configDir,
     });
     expect(json.stdout).not.toMatch(ANSI);
     expect(JSON.parse(json.stdout)).toHaveLength(3);
