@@ -64,6 +64,11 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const raw = body as Buffer;
     request.rawBody = raw;
+    // Ingest parses its body on the writer thread (GroupCommitWriter.ingest), off this loop.
+    if (request.routeOptions.config.unparsedJson === true) {
+      done(null, undefined);
+      return;
+    }
     if (raw.length === 0) {
       done(null, undefined);
       return;

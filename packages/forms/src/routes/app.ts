@@ -37,6 +37,10 @@ export interface RouteDeps {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes a JSON body as its bytes only (`request.rawBody`), not parsed here. */
+    unparsedJson?: boolean;
+  }
   interface FastifyRequest {
     /** The request body bytes exactly as received (JSON bodies only). */
     rawBody: Buffer | null;

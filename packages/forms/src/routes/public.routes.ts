@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@fastify/type-provider-typebox';
 import { HttpError } from '@havn/shared';
-import { buildSubmissionWrite } from '../services/ingest.service.js';
 import { baseUrl, type App, type RouteDeps } from './app.js';
 
 const FormParams = Type.Object({ org: Type.String(), form: Type.String() });
@@ -84,6 +83,7 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
     submissionsUrl,
     {
       bodyLimit: ingestLimit,
+      config: { unparsedJson: true },
       schema: { params: FormParams },
       onRequest: async (request, reply) => {
         await gate(request, reply, 'POST');
@@ -103,21 +103,19 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
         const v = request.headers[name];
         return typeof v === 'string' ? v : null;
       };
-      const { id, write } = buildSubmissionWrite({
+      // Parsed, checked and stored on the writer thread; answers only after the group commit that
+      // holds this row (and its outbox rows) is synced. A bad body rejects with its 400.
+      const id = await store.writer.ingest({
         org,
         form,
+        pushSubscriptions: await store.push.ofOrgCached(org),
         raw: request.rawBody ?? Buffer.alloc(0),
-        parsed: request.body,
         origin: header('origin'),
         referer: header('referer'),
         userAgent: header('user-agent'),
         ip: request.ip,
         now: deps.now(),
-        newId: deps.newId,
-        pushSubscriptions: await store.push.ofOrgCached(org),
       });
-      // Answer only after the group commit that holds this row (and its outbox rows) is synced.
-      await store.writer.write(write);
       return { status: 'received', id };
     },
   );

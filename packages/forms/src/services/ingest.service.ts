@@ -5,9 +5,12 @@ import type { PushSubscriptionRow } from '../store/push.store.js';
 import type { DeliveryTable } from '../store/schema.js';
 import type { SubmissionWrite } from '../store/group-commit.js';
 
+/** What ingest needs of the form (a plain object, so it can cross to the writer thread). */
+export type IngestForm = Pick<Form, 'id' | 'definitionVersion' | 'webhooks'>;
+
 export interface IngestInput {
   org: string;
-  form: Form;
+  form: IngestForm;
   raw: Buffer;
   parsed: unknown;
   origin: string | null;
@@ -16,7 +19,7 @@ export interface IngestInput {
   ip: string;
   now: number;
   newId: (prefix: string) => string;
-  pushSubscriptions: readonly PushSubscriptionRow[];
+  pushSubscriptions: readonly Pick<PushSubscriptionRow, 'id' | 'endpoint'>[];
 }
 
 export interface Answers {
@@ -28,6 +31,16 @@ const previewLength = 140;
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The ingest body's JSON (an empty body is no answers at all: parseAnswers refuses it). */
+export function parseIngestBody(raw: Uint8Array): unknown {
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'body is not valid JSON');
+  }
 }
 
 /**

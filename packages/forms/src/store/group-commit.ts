@@ -1,12 +1,35 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
+import { HttpError } from '@havn/shared';
+import { createIdGenerator } from '../ids.js';
+import {
+  buildSubmissionWrite,
+  parseIngestBody,
+  type IngestForm,
+} from '../services/ingest.service.js';
+import type { PushSubscriptionRow } from './push.store.js';
 import type { Database, DeliveryTable, SubmissionTable } from './schema.js';
 import { compileTemplate } from './statement-template.js';
+import type { IngestBatch, IngestItem, Statement } from './writer-protocol.js';
 import type { WriterThread } from './writer-thread.js';
 
 export interface SubmissionWrite {
   submission: Insertable<SubmissionTable>;
   /** The outbox rows: written in the same transaction as the submission (issue 5). */
   deliveries: Insertable<DeliveryTable>[];
+}
+
+/** One submission as its request delivered it: ingest builds its rows from these. */
+export interface IngestRequest {
+  org: string;
+  form: IngestForm;
+  pushSubscriptions: readonly Pick<PushSubscriptionRow, 'id' | 'endpoint'>[];
+  /** The body bytes exactly as received, not parsed yet. */
+  raw: Buffer;
+  origin: string | null;
+  referer: string | null;
+  userAgent: string | null;
+  ip: string;
+  now: number;
 }
 
 const submissionColumns = [
@@ -64,23 +87,32 @@ function writeTemplates(db: Kysely<Database>) {
   };
 }
 
-interface Pending {
-  write: SubmissionWrite;
-  resolve: () => void;
-  reject: (err: unknown) => void;
-}
+type Pending =
+  | {
+      write: SubmissionWrite;
+      request?: undefined;
+      resolve: (id: string) => void;
+      reject: (err: unknown) => void;
+    }
+  | {
+      write?: undefined;
+      request: IngestRequest;
+      resolve: (id: string) => void;
+      reject: (err: unknown) => void;
+    };
 
 const maxBatch = 256;
 const deliveryChunk = 400; // 17 columns a row stays far below SQLite's 32766 bound parameters
 
 /**
  * Group commit (issue 5): submissions that arrive while a commit is in progress wait for the next
- * one, and all of them share that one transaction and its one sync. `write` resolves only after
- * the commit returned, that is after the WAL was synced (`synchronous=FULL`).
+ * one, and all of them share that one transaction and its one sync. `write` and `ingest` resolve
+ * only after the commit returned, that is after the WAL was synced (`synchronous=FULL`).
  *
- * With the writer thread, each turn of the event loop hands its batch over at once (up to
- * `maxInFlight` batches in flight) and the thread folds every batch waiting for it into its next
- * commit; without it, one Kysely transaction at a time.
+ * With the writer thread, each turn of the event loop hands its batch over in one message (up to
+ * `maxInFlight` batches in flight), ingest bodies as raw bytes the thread parses and builds rows
+ * from, and the thread folds every batch waiting for it into its next commit; without it, each
+ * body is parsed here and one Kysely transaction runs at a time.
  */
 export class GroupCommitWriter {
   private queue: Pending[] = [];
@@ -88,6 +120,8 @@ export class GroupCommitWriter {
   private scheduled = false;
   private idle: (() => void)[] = [];
   private templates: ReturnType<typeof writeTemplates> | undefined;
+  private clock = 0;
+  private readonly newId = createIdGenerator(() => this.clock);
 
   /**
    * `thread`, when given, runs the commits off the event loop (SQLite); otherwise they run as a
@@ -103,9 +137,36 @@ export class GroupCommitWriter {
 
   private readonly maxInFlight: number;
 
+  /** Stores rows already built. */
   write(write: SubmissionWrite): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ write, resolve, reject });
+      this.queue.push({
+        write,
+        resolve: () => {
+          resolve();
+        },
+        reject,
+      });
+      this.schedule();
+    });
+  }
+
+  /**
+   * Parses and stores one submission (with its outbox rows); resolves with its id once durable.
+   * A body that is not a valid answers map rejects with the 400 to answer, and stores nothing.
+   */
+  ingest(request: IngestRequest): Promise<string> {
+    if (!this.thread) {
+      this.clock = request.now;
+      const { id, write } = buildSubmissionWrite({
+        ...request,
+        parsed: parseIngestBody(request.raw),
+        newId: this.newId,
+      });
+      return this.write(write).then(() => id);
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request, resolve, reject });
       this.schedule();
     });
   }
@@ -136,18 +197,13 @@ export class GroupCommitWriter {
     const batch = this.queue.splice(0, maxBatch);
     if (this.queue.length > 0) this.schedule();
     try {
-      await this.commit(batch);
-      for (const p of batch) p.resolve();
-    } catch {
-      // One bad row must not fail its neighbours: retry them one transaction each.
-      for (const p of batch) {
-        try {
-          await this.commit([p]);
-          p.resolve();
-        } catch (err) {
-          p.reject(err);
-        }
+      if (this.thread) {
+        await this.commitOnThread(this.thread, batch);
+      } else {
+        await this.commitHere(batch);
       }
+    } catch (err) {
+      for (const p of batch) p.reject(err);
     }
     this.inFlight--;
     this.onCommitted();
@@ -158,33 +214,127 @@ export class GroupCommitWriter {
     }
   }
 
-  private async commit(batch: Pending[]): Promise<void> {
-    if (this.thread) {
-      // One compiled text per table, bound row by row: no per-batch compile (see compileTemplate).
-      const t = (this.templates ??= writeTemplates(this.db));
-      const deliveries = batch.flatMap((p) => p.write.deliveries);
-      await this.thread.run([
-        {
-          sql: t.submission.sql,
-          // An exact copy of the body: the request's bytes sit in a shared 8 KiB pool slab,
-          // which the message to the thread would otherwise copy whole.
-          rows: batch.map((p) =>
-            t.submission.bind({
-              ...p.write.submission,
-              body: new Uint8Array(p.write.submission.body),
-            }),
-          ),
-        },
-        { sql: t.delivery.sql, rows: deliveries.map((d) => t.delivery.bind(d)) },
-      ]);
-      return;
+  /** One message to the thread; it answers per write and per submission. */
+  private async commitOnThread(thread: WriterThread, batch: Pending[]): Promise<void> {
+    // One compiled text per table, bound row by row: no per-batch compile (see compileTemplate).
+    const t = (this.templates ??= writeTemplates(this.db));
+    const writes: { p: Pending; write: SubmissionWrite }[] = [];
+    const ingests: { p: Pending; request: IngestRequest }[] = [];
+    for (const p of batch) {
+      if (p.write) writes.push({ p, write: p.write });
+      else ingests.push({ p, request: p.request });
     }
+    const units = writes.map(({ write }): Statement[] => [
+      {
+        sql: t.submission.sql,
+        // An exact copy of the body: the request's bytes may sit in a shared pool slab, which
+        // the message to the thread would otherwise copy whole.
+        rows: [
+          t.submission.bind({ ...write.submission, body: new Uint8Array(write.submission.body) }),
+        ],
+      },
+      { sql: t.delivery.sql, rows: write.deliveries.map((d) => t.delivery.bind(d)) },
+    ]);
+    const reply = await thread.commit(
+      units,
+      ingests.length > 0 ? this.ingestBatch(ingests.map((i) => i.request)) : undefined,
+    );
+    writes.forEach(({ p }, i) => {
+      const error = reply.errors[i];
+      if (error) p.reject(new Error(error));
+      else p.resolve('');
+    });
+    ingests.forEach(({ p }, i) => {
+      const result = reply.ingest[i];
+      if (result && 'id' in result) p.resolve(result.id);
+      else if (result?.status === 400) p.reject(new HttpError(400, result.error));
+      else p.reject(new Error(result?.error ?? 'ingest failed'));
+    });
+  }
+
+  /** The ingests as one message: every body copied into one buffer the message transfers. */
+  private ingestBatch(requests: IngestRequest[]): IngestBatch {
+    const t = (this.templates ??= writeTemplates(this.db));
+    let size = 0;
+    for (const r of requests) size += r.raw.length;
+    const bodies = new ArrayBuffer(size);
+    const bytes = new Uint8Array(bodies);
+    const forms: IngestForm[] = [];
+    const formIndex = new Map<IngestForm, number>();
+    const pushes: Pick<PushSubscriptionRow, 'id' | 'endpoint'>[][] = [];
+    const pushIndex = new Map<readonly unknown[], number>();
+    let end = 0;
+    const items = requests.map((r): IngestItem => {
+      bytes.set(r.raw, end);
+      end += r.raw.length;
+      // The cached form and subscription list are the same objects request after request: each
+      // crosses once per batch, and only what the rows need of it.
+      let form = formIndex.get(r.form);
+      if (form === undefined) {
+        form =
+          forms.push({
+            id: r.form.id,
+            definitionVersion: r.form.definitionVersion,
+            webhooks: r.form.webhooks.map((w) => ({ url: w.url, secret: w.secret })),
+          }) - 1;
+        formIndex.set(r.form, form);
+      }
+      let push = pushIndex.get(r.pushSubscriptions);
+      if (push === undefined) {
+        push =
+          pushes.push(r.pushSubscriptions.map((s) => ({ id: s.id, endpoint: s.endpoint }))) - 1;
+        pushIndex.set(r.pushSubscriptions, push);
+      }
+      return {
+        bodyEnd: end,
+        org: r.org,
+        form,
+        push,
+        origin: r.origin,
+        referer: r.referer,
+        userAgent: r.userAgent,
+        ip: r.ip,
+        now: r.now,
+      };
+    });
+    const plan = (x: { sql: string; slots: IngestBatch['templates']['submission']['slots'] }) => ({
+      sql: x.sql,
+      slots: x.slots,
+    });
+    return {
+      templates: { submission: plan(t.submission), delivery: plan(t.delivery) },
+      bodies,
+      forms,
+      pushes,
+      items,
+    };
+  }
+
+  /** One Kysely transaction; if it fails, each write again alone so one bad row fails alone. */
+  private async commitHere(batch: Pending[]): Promise<void> {
+    const writes = batch.flatMap((p) => (p.write ? [{ p, write: p.write }] : []));
+    try {
+      await this.transaction(writes.map((w) => w.write));
+      for (const { p } of writes) p.resolve('');
+    } catch {
+      for (const { p, write } of writes) {
+        try {
+          await this.transaction([write]);
+          p.resolve('');
+        } catch (err) {
+          p.reject(err);
+        }
+      }
+    }
+  }
+
+  private async transaction(writes: SubmissionWrite[]): Promise<void> {
     await this.db.transaction().execute(async (trx: Transaction<Database>) => {
       await trx
         .insertInto('submissions')
-        .values(batch.map((p) => p.write.submission))
+        .values(writes.map((w) => w.submission))
         .execute();
-      const deliveries = batch.flatMap((p) => p.write.deliveries);
+      const deliveries = writes.flatMap((w) => w.deliveries);
       for (let i = 0; i < deliveries.length; i += deliveryChunk) {
         await trx
           .insertInto('deliveries')

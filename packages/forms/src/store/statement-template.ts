@@ -3,11 +3,24 @@ import type { CompiledQuery } from 'kysely';
 /** A statement Kysely compiled once, bound to each row's values without compiling again. */
 export interface StatementTemplate<K extends string> {
   readonly sql: string;
+  /** Where each parameter comes from: plain data, so the template can cross to a thread. */
+  readonly slots: readonly TemplateSlot[];
   /**
    * The statement's parameters for these values, in the compiled statement's order; an absent
    * (optional, nullable) value binds as NULL.
    */
   bind(values: Readonly<Partial<Record<K, unknown>>>): unknown[];
+}
+
+/** One parameter of a compiled template: a named value, or a constant the builder compiled in. */
+export type TemplateSlot = { key: string } | { value: unknown };
+
+/** The parameters of `slots` for these values (see StatementTemplate.bind). */
+export function bindSlots(
+  slots: readonly TemplateSlot[],
+  values: Readonly<Record<string, unknown>>,
+): unknown[] {
+  return slots.map((s) => ('key' in s ? (values[s.key] ?? null) : s.value));
 }
 
 const marker = '\u0000havn-template-parameter:';
@@ -39,6 +52,7 @@ export function compileTemplate<K extends string>(
   }
   return {
     sql: compiled.sql,
-    bind: (values) => slots.map((s) => ('key' in s ? (values[s.key] ?? null) : s.value)),
+    slots,
+    bind: (values) => bindSlots(slots, values),
   };
 }

@@ -1,0 +1,61 @@
+import type { IngestForm } from '../services/ingest.service.js';
+import type { PushSubscriptionRow } from './push.store.js';
+import type { TemplateSlot } from './statement-template.js';
+
+// The messages between the event loop and the writer thread (writer-thread.ts ↔
+// writer-thread.worker.ts). Plain data only: they cross by structured clone.
+
+/** One SQL text run once per row of parameters (the thread prepares each text once). */
+export interface Statement {
+  sql: string;
+  rows: readonly (readonly unknown[])[];
+}
+
+/** A compiled statement the thread binds each row to (see compileTemplate). */
+export interface TemplatePlan {
+  sql: string;
+  slots: readonly TemplateSlot[];
+}
+
+/** One submission as the request delivered it; the thread parses and builds its rows. */
+export interface IngestItem {
+  /** Where this body ends in the batch's `bodies` (it starts where the previous one ended). */
+  bodyEnd: number;
+  org: string;
+  /** Index into the batch's `forms`. */
+  form: number;
+  /** Index into the batch's `pushes` (the organisation's push subscriptions). */
+  push: number;
+  origin: string | null;
+  referer: string | null;
+  userAgent: string | null;
+  ip: string;
+  now: number;
+}
+
+/** The ingests of one turn of the event loop: every raw body in one transferred buffer. */
+export interface IngestBatch {
+  templates: { submission: TemplatePlan; delivery: TemplatePlan };
+  bodies: ArrayBuffer;
+  forms: IngestForm[];
+  pushes: Pick<PushSubscriptionRow, 'id' | 'endpoint'>[][];
+  items: IngestItem[];
+}
+
+/** A stored submission's id, or why it was not stored (400: refused before any write). */
+export type IngestResult = { id: string } | { status: number; error: string };
+
+export interface WriterRequest {
+  id: number;
+  /** Each unit commits together with the others, or, if the group fails, alone. */
+  units?: Statement[][];
+  ingest?: IngestBatch;
+  close?: true;
+}
+
+export interface WriterReply {
+  id: number;
+  /** Per unit: null once committed, else the error. */
+  errors: (string | null)[];
+  ingest: IngestResult[];
+}
