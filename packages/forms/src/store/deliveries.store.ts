@@ -108,9 +108,31 @@ function recordTemplates(db: Kysely<Database>) {
   };
 }
 
+/** The worker's two outbox reads, compiled once. */
+function readTemplates(db: Kysely<Database>) {
+  return {
+    due: compileTemplate(['now', 'limit'] as const, (v) =>
+      db
+        .selectFrom('deliveries')
+        .selectAll()
+        .where('status', '=', 'pending')
+        .where('nextAttemptAt', '<=', v.now as number)
+        .orderBy('nextAttemptAt')
+        .limit(v.limit as number)
+        .compile(),
+    ),
+    nextDue: db
+      .selectFrom('deliveries')
+      .select((eb) => eb.fn.min('nextAttemptAt').as('at'))
+      .where('status', '=', 'pending')
+      .compile(),
+  };
+}
+
 /** The durable outbox the delivery worker drains, and each attempt's record. */
 export class DeliveryStore {
   private templates: ReturnType<typeof recordTemplates> | undefined;
+  private reads: ReturnType<typeof readTemplates> | undefined;
 
   /** With `thread`, attempt records commit on the writer thread, as ingest does. */
   constructor(
@@ -118,27 +140,27 @@ export class DeliveryStore {
     private readonly thread?: WriterThread,
   ) {}
 
-  /** Pending deliveries due at `now`, oldest due first. */
+  /** Pending deliveries due at `now`, oldest due first, except those in `skip`. */
   async due(now: number, limit: number, skip: readonly string[]): Promise<DeliveryRow[]> {
-    let q = this.db
-      .selectFrom('deliveries')
-      .selectAll()
-      .where('status', '=', 'pending')
-      .where('nextAttemptAt', '<=', now)
-      .orderBy('nextAttemptAt')
-      .limit(limit);
-    if (skip.length > 0) q = q.where('id', 'not in', skip);
-    return q.execute();
+    // Compiled once: the worker asks each time a slot frees up, and building the query cost more
+    // than running it. The few rows in `skip` (attempts in flight) are left out here, not in SQL,
+    // so the text never changes.
+    const t = (this.reads ??= readTemplates(this.db));
+    const { rows } = await this.db.executeQuery<DeliveryRow>({
+      ...t.due.compiled,
+      parameters: t.due.bind({ now, limit: limit + skip.length }),
+    });
+    if (skip.length === 0) return rows;
+    const skipped = new Set(skip);
+    return rows.filter((r) => !skipped.has(r.id)).slice(0, limit);
   }
 
   /** When the next pending delivery falls due (epoch ms), if any. */
   async nextDueAt(): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom('deliveries')
-      .select((eb) => eb.fn.min('nextAttemptAt').as('at'))
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    return row?.at == null ? undefined : Number(row.at);
+    const t = (this.reads ??= readTemplates(this.db));
+    const { rows } = await this.db.executeQuery<{ at: number | string | null }>(t.nextDue);
+    const at = rows[0]?.at;
+    return at == null ? undefined : Number(at);
   }
 
   /** Records attempts and the deliveries' new states, many in one transaction (one sync). */

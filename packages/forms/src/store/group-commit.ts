@@ -8,8 +8,8 @@ import {
 } from '../services/ingest.service.js';
 import type { PushSubscriptionRow } from './push.store.js';
 import type { Database, DeliveryTable, SubmissionTable } from './schema.js';
-import { compileTemplate } from './statement-template.js';
-import type { IngestBatch, IngestItem, Statement } from './writer-protocol.js';
+import { compileTemplate, type StatementTemplate } from './statement-template.js';
+import type { IngestBatch, IngestBatchWire, IngestItem, Statement } from './writer-protocol.js';
 import type { WriterThread } from './writer-thread.js';
 
 export interface SubmissionWrite {
@@ -102,6 +102,7 @@ type Pending =
     };
 
 const maxBatch = 256;
+const burstQuietMs = 50;
 const deliveryChunk = 400; // 17 columns a row stays far below SQLite's 32766 bound parameters
 
 /**
@@ -121,6 +122,8 @@ export class GroupCommitWriter {
   private idle: (() => void)[] = [];
   private templates: ReturnType<typeof writeTemplates> | undefined;
   private clock = 0;
+  private lastArrival = -Infinity;
+  private templatesSent = false;
   private readonly newId = createIdGenerator(() => this.clock);
 
   /**
@@ -171,9 +174,17 @@ export class GroupCommitWriter {
     });
   }
 
-  /** Whether submissions are waiting for or in a commit (an ingest burst is going on). */
+  /**
+   * Whether an ingest burst is going on: submissions wait for or are in a commit, or arrived in
+   * the last `burstQuietMs`. Between two group commits of a burst the queue is often empty for a
+   * moment (the clients have their answers and are sending the next requests); that is no lull.
+   */
   busy(): boolean {
-    return this.inFlight > 0 || this.queue.length > 0;
+    return (
+      this.inFlight > 0 ||
+      this.queue.length > 0 ||
+      performance.now() - this.lastArrival < burstQuietMs
+    );
   }
 
   /** Resolves once every queued write has been committed or failed. */
@@ -183,6 +194,7 @@ export class GroupCommitWriter {
   }
 
   private schedule(): void {
+    this.lastArrival = performance.now();
     if (this.inFlight >= this.maxInFlight || this.scheduled) return;
     this.scheduled = true;
     // setImmediate lets every request already read from the sockets join this batch.
@@ -245,15 +257,16 @@ export class GroupCommitWriter {
       else p.resolve('');
     });
     ingests.forEach(({ p }, i) => {
-      const result = reply.ingest[i];
-      if (result && 'id' in result) p.resolve(result.id);
-      else if (result?.status === 400) p.reject(new HttpError(400, result.error));
-      else p.reject(new Error(result?.error ?? 'ingest failed'));
+      const id = reply.ingest.ids[i];
+      const [status, error] = reply.ingest.refused[i] ?? [500, 'ingest failed'];
+      if (id) p.resolve(id);
+      else if (status === 400) p.reject(new HttpError(400, error));
+      else p.reject(new Error(error));
     });
   }
 
   /** The ingests as one message: every body copied into one buffer the message transfers. */
-  private ingestBatch(requests: IngestRequest[]): IngestBatch {
+  private ingestBatch(requests: IngestRequest[]): IngestBatchWire {
     const t = (this.templates ??= writeTemplates(this.db));
     let size = 0;
     for (const r of requests) size += r.raw.length;
@@ -297,17 +310,16 @@ export class GroupCommitWriter {
         now: r.now,
       };
     });
-    const plan = (x: { sql: string; slots: IngestBatch['templates']['submission']['slots'] }) => ({
-      sql: x.sql,
-      slots: x.slots,
-    });
-    return {
-      templates: { submission: plan(t.submission), delivery: plan(t.delivery) },
-      bodies,
-      forms,
-      pushes,
-      items,
-    };
+    const batch: IngestBatch = { forms, pushes, items };
+    if (!this.templatesSent) {
+      this.templatesSent = true;
+      const plan = (x: { sql: string; slots: StatementTemplate<string>['slots'] }) => ({
+        sql: x.sql,
+        slots: x.slots,
+      });
+      batch.templates = { submission: plan(t.submission), delivery: plan(t.delivery) };
+    }
+    return { json: JSON.stringify(batch), bodies };
   }
 
   /** One Kysely transaction; if it fails, each write again alone so one bad row fails alone. */

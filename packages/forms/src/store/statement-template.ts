@@ -5,6 +5,8 @@ export interface StatementTemplate<K extends string> {
   readonly sql: string;
   /** Where each parameter comes from: plain data, so the template can cross to a thread. */
   readonly slots: readonly TemplateSlot[];
+  /** The query Kysely compiled (with the markers as parameters): run it with `bind`'s. */
+  readonly compiled: CompiledQuery;
   /**
    * The statement's parameters for these values, in the compiled statement's order; an absent
    * (optional, nullable) value binds as NULL.
@@ -53,6 +55,7 @@ export function compileTemplate<K extends string>(
   return {
     sql: compiled.sql,
     slots,
+    compiled,
     bind: (values) => bindSlots(slots, values),
   };
 }

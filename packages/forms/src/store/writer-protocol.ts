@@ -33,23 +33,37 @@ export interface IngestItem {
   now: number;
 }
 
-/** The ingests of one turn of the event loop: every raw body in one transferred buffer. */
+/** The ingests of one turn of the event loop, as `IngestBatchWire` describes. */
 export interface IngestBatch {
-  templates: { submission: TemplatePlan; delivery: TemplatePlan };
-  bodies: ArrayBuffer;
+  /** Sent with the first batch only; the thread keeps them. */
+  templates?: { submission: TemplatePlan; delivery: TemplatePlan };
   forms: IngestForm[];
   pushes: Pick<PushSubscriptionRow, 'id' | 'endpoint'>[][];
   items: IngestItem[];
 }
 
-/** A stored submission's id, or why it was not stored (400: refused before any write). */
-export type IngestResult = { id: string } | { status: number; error: string };
+/**
+ * An IngestBatch on the wire: its data as one JSON string and every raw body in one transferred
+ * buffer. Cloning a string and moving a buffer cost a small part of what cloning the batch's
+ * many small objects did on the event loop.
+ */
+export interface IngestBatchWire {
+  json: string;
+  bodies: ArrayBuffer;
+}
+
+/** Per submission of a batch: its id once stored, else null and the refusal in `refused`. */
+export interface IngestResults {
+  ids: (string | null)[];
+  /** By index: the status (400: refused before any write; 500: the store failed) and message. */
+  refused: Record<number, [status: number, error: string]>;
+}
 
 export interface WriterRequest {
   id: number;
   /** Each unit commits together with the others, or, if the group fails, alone. */
   units?: Statement[][];
-  ingest?: IngestBatch;
+  ingest?: IngestBatchWire;
   close?: true;
 }
 
@@ -57,5 +71,5 @@ export interface WriterReply {
   id: number;
   /** Per unit: null once committed, else the error. */
   errors: (string | null)[];
-  ingest: IngestResult[];
+  ingest: IngestResults;
 }

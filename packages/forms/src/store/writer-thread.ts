@@ -2,8 +2,8 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type {
-  IngestBatch,
-  IngestResult,
+  IngestBatchWire,
+  IngestResults,
   Statement,
   WriterReply,
   WriterRequest,
@@ -80,8 +80,8 @@ export class WriterThread {
    */
   async commit(
     units: Statement[][],
-    ingest: IngestBatch | undefined,
-  ): Promise<{ errors: (string | null)[]; ingest: IngestResult[] }> {
+    ingest: IngestBatchWire | undefined,
+  ): Promise<{ errors: (string | null)[]; ingest: IngestResults }> {
     const reply = await this.send({ units, ingest }, ingest ? [ingest.bodies] : []);
     return reply;
   }

@@ -8,8 +8,10 @@ import { buildSubmissionWrite, parseIngestBody } from '../services/ingest.servic
 import { bindSlots } from './statement-template.js';
 import type {
   IngestBatch,
-  IngestResult,
+  IngestBatchWire,
+  IngestResults,
   Statement,
+  TemplatePlan,
   WriterReply,
   WriterRequest,
 } from './writer-protocol.js';
@@ -60,13 +62,19 @@ interface Unit {
 const message = (err: unknown): string =>
   err instanceof Error ? err.message : typeof err === 'string' ? err : 'write failed';
 
+let templates: { submission: TemplatePlan; delivery: TemplatePlan } | undefined;
+
 /** The batch's submissions as units; a body refused (bad JSON, bad answers) gets its 400 now. */
-function ingestUnits(batch: IngestBatch, results: IngestResult[], units: Unit[]): void {
-  const { submission, delivery } = batch.templates;
+function ingestUnits(wire: IngestBatchWire, results: IngestResults, units: Unit[]): void {
+  const batch = JSON.parse(wire.json) as IngestBatch;
+  templates = batch.templates ?? templates;
+  if (!templates) throw new Error('ingest batch before the statement templates');
+  const { submission, delivery } = templates;
   let start = 0;
   batch.items.forEach((item, i) => {
-    const raw = Buffer.from(batch.bodies, start, item.bodyEnd - start);
+    const raw = Buffer.from(wire.bodies, start, item.bodyEnd - start);
     start = item.bodyEnd;
+    results.ids[i] = null;
     try {
       clock = item.now;
       const form = batch.forms[item.form];
@@ -90,14 +98,13 @@ function ingestUnits(batch: IngestBatch, results: IngestResult[], units: Unit[])
           { sql: delivery.sql, rows: write.deliveries.map((d) => bindSlots(delivery.slots, d)) },
         ],
         settle: (error) => {
-          results[i] = error === null ? { id } : { status: 500, error };
+          if (error === null) results.ids[i] = id;
+          else results.refused[i] = [500, error];
         },
       });
     } catch (err) {
-      results[i] =
-        err instanceof HttpError
-          ? { status: err.status, error: err.message }
-          : { status: 500, error: message(err) };
+      results.refused[i] =
+        err instanceof HttpError ? [err.status, err.message] : [500, message(err)];
     }
   });
 }
@@ -137,7 +144,7 @@ function handle(messages: WriterRequest[]): void {
     replies = [];
   };
   for (const m of messages) {
-    const reply: WriterReply = { id: m.id, errors: [], ingest: [] };
+    const reply: WriterReply = { id: m.id, errors: [], ingest: { ids: [], refused: {} } };
     if (m.close) {
       flush();
       db.close();

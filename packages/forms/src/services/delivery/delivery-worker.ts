@@ -14,13 +14,20 @@ export interface DeliveryWorkerDeps {
   concurrency?: number;
   /**
    * True while submissions wait for a commit; the worker then keeps to `burstConcurrency`
-   * attempts at a time so an ingest burst keeps the CPU, and resumes full concurrency after it.
+   * attempts at a time, started at least `burstSpacingMs` apart, so an ingest burst keeps the
+   * CPU (each attempt costs the event loop as much as several ingests), and resumes full
+   * concurrency after it.
    */
   ingestBusy?: () => boolean;
   burstConcurrency?: number;
+  burstSpacingMs?: number;
 }
 
 const maxIdleWaitMs = 60_000;
+// The outbox is read a page at a time, not once per attempt: a read cost as much as an attempt.
+const pageSize = 64;
+// A page read longer ago is read again (a redeliver or a drop since is then seen).
+const pageTtlMs = 1_000;
 
 /**
  * Drains the durable outbox (issue 5): picks due deliveries, sends them with bounded concurrency,
@@ -32,6 +39,10 @@ export class DeliveryWorker {
   private readonly now: () => number;
   private readonly concurrency: number;
   private readonly burstConcurrency: number;
+  private readonly burstSpacingMs: number;
+  private lastLaunch = 0;
+  private page: DeliveryRow[] = [];
+  private pageReadAt = 0;
   private pumping = false;
   private again = false;
   private stopped = true;
@@ -46,8 +57,9 @@ export class DeliveryWorker {
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.now = deps.now ?? Date.now;
-    this.concurrency = deps.concurrency ?? 8;
-    this.burstConcurrency = Math.min(deps.burstConcurrency ?? 2, this.concurrency);
+    this.concurrency = deps.concurrency ?? 16;
+    this.burstConcurrency = Math.min(deps.burstConcurrency ?? 1, this.concurrency);
+    this.burstSpacingMs = deps.burstSpacingMs ?? 5;
   }
 
   start(): void {
@@ -69,6 +81,7 @@ export class DeliveryWorker {
   /** Starts no new attempt and waits for the ones in flight (each bounded by its timeout). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.page = [];
     clearTimeout(this.timer);
     await Promise.allSettled([...this.inFlight.values()]);
   }
@@ -87,11 +100,19 @@ export class DeliveryWorker {
       let saturated = false;
       do {
         this.again = false;
-        const limit = this.deps.ingestBusy?.() ? this.burstConcurrency : this.concurrency;
-        const free = limit - this.inFlight.size;
+        const busy = this.deps.ingestBusy?.() ?? false;
+        const free = (busy ? this.burstConcurrency : this.concurrency) - this.inFlight.size;
         saturated = free <= 0;
         if (saturated || this.stopped) break;
-        const rows = await this.deps.deliveries.due(this.now(), free, [...this.inFlight.keys()]);
+        const wait = busy ? this.lastLaunch + this.burstSpacingMs - performance.now() : 0;
+        if (wait > 0) {
+          // Paced during a burst: come back when the next attempt may start.
+          saturated = true;
+          this.setTimer(wait);
+          break;
+        }
+        const rows = await this.take(free);
+        if (rows.length > 0) this.lastLaunch = performance.now();
         for (const row of rows) this.launch(row);
         if (rows.length === free) this.again = true;
       } while (this.again && this.running());
@@ -106,6 +127,18 @@ export class DeliveryWorker {
     }
     // An attempt that finished while we were arming the timer asked for another round.
     if (this.again && !this.stopped) void this.pump();
+  }
+
+  /** Up to `n` due deliveries, from the page read last if it still holds enough. */
+  private async take(n: number): Promise<DeliveryRow[]> {
+    if (this.page.length < n || performance.now() - this.pageReadAt > pageTtlMs) {
+      // Everything not in flight is read again, the rows left on the old page included.
+      this.pageReadAt = performance.now();
+      this.page = await this.deps.deliveries.due(this.now(), Math.max(n, pageSize), [
+        ...this.inFlight.keys(),
+      ]);
+    }
+    return this.page.splice(0, n);
   }
 
   private async arm(): Promise<void> {
