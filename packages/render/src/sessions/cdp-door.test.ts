@@ -209,7 +209,8 @@ describe('the frame policy (issue 4)', () => {
     }
   });
   it('answers every frame of a burst once, refusals and browser replies alike', async () => {
-    // Frames leave the door in batches (tick-batcher.ts): none may be lost, held or doubled.
+    // Frames leave the door in batches, and refusals go in between Chromium's frames: none may
+    // be lost, held or doubled.
     const client = await rawClient(session.cdpUrl);
     try {
       const replies = new Map<number, Record<string, unknown>[]>();
