@@ -1,5 +1,6 @@
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { Database, DeliveryTable } from './schema.js';
+import { WEBHOOK_PAYLOAD_FROM_SUBMISSION, webhookPayload } from '../services/ingest.service.js';
 import { compileTemplate } from './statement-template.js';
 import type { WriterThread } from './writer-thread.js';
 
@@ -150,9 +151,48 @@ export class DeliveryStore {
       ...t.due.compiled,
       parameters: t.due.bind({ now, limit: limit + skip.length }),
     });
-    if (skip.length === 0) return rows;
     const skipped = new Set(skip);
-    return rows.filter((r) => !skipped.has(r.id)).slice(0, limit);
+    const due = skip.length === 0 ? rows : rows.filter((r) => !skipped.has(r.id)).slice(0, limit);
+    return this.withPayloads(due);
+  }
+
+  /** Fills in the webhook bodies built from their submission rows (see webhookPayload). */
+  private async withPayloads(rows: DeliveryRow[]): Promise<DeliveryRow[]> {
+    const ids = [
+      ...new Set(
+        rows
+          .filter((r) => r.kind === 'webhook' && r.payload === WEBHOOK_PAYLOAD_FROM_SUBMISSION)
+          .map((r) => r.submissionId),
+      ),
+    ];
+    if (ids.length === 0) return rows;
+    const sources = await this.db
+      .selectFrom('submissions')
+      .select([
+        'id',
+        'orgSlug',
+        'formId',
+        'receivedAt',
+        'read',
+        'spam',
+        'preview',
+        'answers',
+        'submitFields',
+        'origin',
+        'referer',
+        'userAgent',
+        'ip',
+        'definitionVersion',
+      ])
+      .where('id', 'in', ids)
+      .execute();
+    const payloads = new Map(sources.map((s) => [s.id, webhookPayload(s)]));
+    for (const r of rows) {
+      if (r.kind === 'webhook' && r.payload === WEBHOOK_PAYLOAD_FROM_SUBMISSION) {
+        r.payload = payloads.get(r.submissionId) ?? r.payload;
+      }
+    }
+    return rows;
   }
 
   /** When the next pending delivery falls due (epoch ms), if any. */

@@ -67,6 +67,7 @@ export interface DeliveryTable {
   target: string;
   webhookSecret: string | null;
   pushSubscriptionId: string | null;
+  /** The body to send; '' for a webhook whose body is built from its submission row. */
   payload: string;
   status: 'pending' | 'delivered' | 'failed' | 'dropped';
   attempts: number;

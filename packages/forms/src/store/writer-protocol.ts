@@ -59,11 +59,36 @@ export interface IngestResults {
   refused: Record<number, [status: number, error: string]>;
 }
 
+/**
+ * An ingest batch as the builder thread hands it to the writer: the rows to insert, as JSON
+ * (`BuiltRows`), with each submission's body as `[start, end]` into `bodies` at `bodyParam`.
+ */
+export interface BuiltBatch {
+  json: string;
+  bodies: ArrayBuffer;
+  bodyParam: number;
+  /** Filled in for every submission; a stored one's id is taken back if its commit fails. */
+  results: IngestResults;
+}
+
+/** `BuiltBatch.json`: the two statements' texts, and per submission its index, row and outbox rows. */
+export interface BuiltRows {
+  sql: [submission: string, delivery: string];
+  units: [item: number, submission: unknown[], deliveries: unknown[][]][];
+}
+
+/** To the builder thread (from the event loop). */
+export interface BuilderRequest {
+  id: number;
+  ingest: IngestBatchWire;
+}
+
+/** To the writer thread (from the event loop, or with `built` from the builder thread). */
 export interface WriterRequest {
   id: number;
   /** Each unit commits together with the others, or, if the group fails, alone. */
   units?: Statement[][];
-  ingest?: IngestBatchWire;
+  built?: BuiltBatch;
   close?: true;
 }
 

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type Transferable } from 'node:worker_threads';
 import type {
+  BuilderRequest,
   IngestBatchWire,
   IngestResults,
   Statement,
@@ -11,20 +12,19 @@ import type {
 
 export type { Statement } from './writer-protocol.js';
 
-/** The thread's module: the built .js, or from the sources (tests) the .ts loaded through tsx. */
-function startWorker(file: string): Worker {
-  const workerData = { file };
+/** A thread running `name`: the built .js, or from the sources (tests) the .ts through tsx. */
+function startWorker(name: string, workerData: object, transferList: Transferable[]): Worker {
   if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./writer-thread.worker.js', import.meta.url), { workerData });
+    return new Worker(new URL(`./${name}.js`, import.meta.url), { workerData, transferList });
   }
-  const source = new URL('./writer-thread.worker.ts', import.meta.url).href;
+  const source = new URL(`./${name}.ts`, import.meta.url).href;
   // tsx's ESM entry: its package resolves `require` to the CommonJS twin beside it.
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(
     /\.cjs$/,
     '.mjs',
   );
   const boot = `import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`;
-  return new Worker(boot, { eval: true, workerData });
+  return new Worker(boot, { eval: true, workerData, transferList });
 }
 
 interface Waiting {
@@ -33,32 +33,38 @@ interface Waiting {
 }
 
 /**
- * A thread that owns the SQLite connection ingest commits through. The commit's sync
- * (`synchronous=FULL`) then blocks that thread, not the event loop: requests keep being read and
- * gathered into the next group commit while the previous one reaches the disk. Ingest bodies are
- * parsed and turned into rows there too, so the event loop only hands the bytes over.
+ * Two threads ingest commits through. The writer owns the SQLite connection: the commit's sync
+ * (`synchronous=FULL`) blocks it, not the event loop, so requests keep being read and gathered
+ * into the next group commit while the previous one reaches the disk. The builder parses each
+ * batch of raw ingest bodies and builds their rows while the writer commits the batch before, and
+ * hands them to the writer directly; the writer answers here.
  */
 export class WriterThread {
-  private readonly worker: Worker;
+  private readonly writer: Worker;
+  private readonly builder: Worker;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 0;
   private idle: (() => void)[] = [];
   private failed: Error | undefined;
 
   constructor(file: string) {
-    this.worker = startWorker(file);
-    this.worker.on('message', (m: WriterReply) => {
+    const { port1, port2 } = new MessageChannel();
+    this.writer = startWorker('writer-thread.worker', { file, builderPort: port1 }, [port1]);
+    this.builder = startWorker('ingest-builder.worker', { writerPort: port2 }, [port2]);
+    this.writer.on('message', (m: WriterReply) => {
       const w = this.waiting.get(m.id);
       this.waiting.delete(m.id);
       w?.resolve(m);
       if (this.waiting.size === 0) for (const done of this.idle.splice(0)) done();
     });
-    this.worker.on('error', (err) => {
+    const fail = (err: Error) => {
       this.failed = err;
       for (const w of this.waiting.values()) w.reject(err);
       this.waiting.clear();
       for (const done of this.idle.splice(0)) done();
-    });
+    };
+    this.writer.on('error', fail);
+    this.builder.on('error', fail);
   }
 
   /**
@@ -68,7 +74,7 @@ export class WriterThread {
    * delivery records) sharing it, without waiting for this event loop to turn.
    */
   async run(statements: readonly Statement[]): Promise<void> {
-    const reply = await this.send({ units: [[...statements]] });
+    const reply = await this.send(this.writer, { units: [[...statements]] });
     const error = reply.errors[0];
     if (error) throw new Error(error);
   }
@@ -82,20 +88,28 @@ export class WriterThread {
     units: Statement[][],
     ingest: IngestBatchWire | undefined,
   ): Promise<{ errors: (string | null)[]; ingest: IngestResults }> {
-    const reply = await this.send({ units, ingest }, ingest ? [ingest.bodies] : []);
-    return reply;
+    const [written, built] = await Promise.all([
+      units.length > 0 ? this.send(this.writer, { units }) : undefined,
+      ingest ? this.send(this.builder, { ingest }, [ingest.bodies]) : undefined,
+    ]);
+    return {
+      errors: written?.errors ?? [],
+      ingest: built?.ingest ?? { ids: [], refused: {} },
+    };
   }
 
   async close(): Promise<void> {
     if (this.waiting.size > 0) {
       await new Promise<void>((resolve) => this.idle.push(resolve));
     }
-    await this.send({ close: true });
-    await this.worker.terminate();
+    await this.send(this.writer, { close: true });
+    await Promise.all([this.builder.terminate(), this.writer.terminate()]);
   }
 
+  /** Posts to a thread; the answer always comes from the writer (after its commit). */
   private send(
-    message: Omit<WriterRequest, 'id'>,
+    to: Worker,
+    message: Omit<WriterRequest, 'id'> | Omit<BuilderRequest, 'id'>,
     transfer: ArrayBuffer[] = [],
   ): Promise<WriterReply> {
     const id = this.nextId++;
@@ -105,7 +119,7 @@ export class WriterThread {
         return;
       }
       this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, ...message }, transfer);
+      to.postMessage({ id, ...message }, transfer);
     });
   }
 }

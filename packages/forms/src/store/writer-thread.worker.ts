@@ -1,24 +1,25 @@
-// The writer thread (see WriterThread): owns the SQLite connection ingest commits through, and
-// turns each raw ingest body into its rows here, off the event loop that serves the requests.
-import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+// The writer thread (see WriterThread): owns the SQLite connection ingest commits through. Work
+// comes from the event loop (statements) and from the ingest builder thread (built rows); every
+// answer goes to the event loop.
+import {
+  parentPort,
+  receiveMessageOnPort,
+  workerData,
+  type MessagePort,
+} from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { HttpError } from '@havn/shared';
-import { createIdGenerator } from '../ids.js';
-import { buildSubmissionWrite, parseIngestBody } from '../services/ingest.service.js';
-import { bindSlots } from './statement-template.js';
 import type {
-  IngestBatch,
-  IngestBatchWire,
+  BuiltBatch,
+  BuiltRows,
   IngestResults,
   Statement,
-  TemplatePlan,
   WriterReply,
   WriterRequest,
 } from './writer-protocol.js';
 
 if (!parentPort) throw new Error('writer-thread.worker runs only as a worker thread');
 const port = parentPort;
-const { file } = workerData as { file: string };
+const { file, builderPort } = workerData as { file: string; builderPort: MessagePort };
 
 const db = new SQLite(file);
 db.pragma('journal_mode = WAL');
@@ -50,10 +51,6 @@ const inTransaction = db.transaction((statements: readonly Statement[]) => {
   }
 });
 
-// Ids of the submissions and deliveries built here: time-ordered by each request's arrival time.
-let clock = 0;
-const newId = createIdGenerator(() => clock);
-
 interface Unit {
   statements: Statement[];
   settle: (error: string | null) => void;
@@ -62,51 +59,26 @@ interface Unit {
 const message = (err: unknown): string =>
   err instanceof Error ? err.message : typeof err === 'string' ? err : 'write failed';
 
-let templates: { submission: TemplatePlan; delivery: TemplatePlan } | undefined;
-
-/** The batch's submissions as units; a body refused (bad JSON, bad answers) gets its 400 now. */
-function ingestUnits(wire: IngestBatchWire, results: IngestResults, units: Unit[]): void {
-  const batch = JSON.parse(wire.json) as IngestBatch;
-  templates = batch.templates ?? templates;
-  if (!templates) throw new Error('ingest batch before the statement templates');
-  const { submission, delivery } = templates;
-  let start = 0;
-  batch.items.forEach((item, i) => {
-    const raw = Buffer.from(wire.bodies, start, item.bodyEnd - start);
-    start = item.bodyEnd;
-    results.ids[i] = null;
-    try {
-      clock = item.now;
-      const form = batch.forms[item.form];
-      if (!form) throw new Error('ingest item without its form');
-      const { id, write } = buildSubmissionWrite({
-        org: item.org,
-        form,
-        raw,
-        parsed: parseIngestBody(raw),
-        origin: item.origin,
-        referer: item.referer,
-        userAgent: item.userAgent,
-        ip: item.ip,
-        now: item.now,
-        newId,
-        pushSubscriptions: batch.pushes[item.push] ?? [],
-      });
-      units.push({
-        statements: [
-          { sql: submission.sql, rows: [bindSlots(submission.slots, write.submission)] },
-          { sql: delivery.sql, rows: write.deliveries.map((d) => bindSlots(delivery.slots, d)) },
-        ],
-        settle: (error) => {
-          if (error === null) results.ids[i] = id;
-          else results.refused[i] = [500, error];
-        },
-      });
-    } catch (err) {
-      results.refused[i] =
-        err instanceof HttpError ? [err.status, err.message] : [500, message(err)];
-    }
-  });
+/** The builder's submissions as units; a failed commit takes the submission's id back. */
+function builtUnits(built: BuiltBatch, results: IngestResults, units: Unit[]): void {
+  Object.assign(results, built.results);
+  const rows = JSON.parse(built.json) as BuiltRows;
+  const [submissionSql, deliverySql] = rows.sql;
+  for (const [item, row, deliveries] of rows.units) {
+    const [start, end] = row[built.bodyParam] as [number, number];
+    row[built.bodyParam] = Buffer.from(built.bodies, start, end - start);
+    units.push({
+      statements: [
+        { sql: submissionSql, rows: [row] },
+        { sql: deliverySql, rows: deliveries },
+      ],
+      settle: (error) => {
+        if (error === null) return;
+        results.ids[item] = null;
+        results.refused[item] = [500, error];
+      },
+    });
+  }
 }
 
 // Group commit on this side: every unit of every message waiting when the thread turns to its
@@ -155,16 +127,22 @@ function handle(messages: WriterRequest[]): void {
       reply.errors[i] = null;
       units.push({ statements, settle: (e) => (reply.errors[i] = e) });
     });
-    if (m.ingest) ingestUnits(m.ingest, reply.ingest, units);
+    if (m.built) builtUnits(m.built, reply.ingest, units);
     replies.push(reply);
   }
   flush();
 }
 
-port.on('message', (first: WriterRequest) => {
+// Whatever waits on either port joins the same group commit.
+function receive(first: WriterRequest): void {
   const messages = [first];
   for (let next; messages.length < 256 && (next = receiveMessageOnPort(port));) {
     messages.push(next.message as WriterRequest);
   }
+  for (let next; messages.length < 256 && (next = receiveMessageOnPort(builderPort));) {
+    messages.push(next.message as WriterRequest);
+  }
   handle(messages);
-});
+}
+port.on('message', receive);
+builderPort.on('message', receive);

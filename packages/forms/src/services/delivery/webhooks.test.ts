@@ -113,6 +113,28 @@ describe('signed webhooks', () => {
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(ids);
   });
 
+  test('every attempt carries the same bytes: the full record minus the raw body, as at ingest', async () => {
+    receiver.received.length = 0;
+    receiver.statuses.splice(0, receiver.statuses.length, 503, 503, 200);
+    const id = await submit(s, {
+      name: 'Zoë',
+      topics: ['a', 'b'],
+      n: 1.5,
+      submitFields: { k: 'v' },
+    });
+    // Marked read before the retries: the body still says what it said at ingest (read: false).
+    expect((await client(s.url)('POST', `${submitPath}/${id}/read`)).status).toBe(200);
+    const std = await waitFor(() => {
+      const got = receiver.received.filter((r) => r.path === '/std');
+      return got.length >= 2 && receiver.statuses.length === 1 ? got : undefined;
+    });
+    expect(std[0]!.body.equals(std.at(-1)!.body)).toBe(true);
+    const full = await client(s.url)<Record<string, unknown>>('GET', `${submitPath}/${id}`);
+    const { body: _raw, deliveries: _d, ...record } = full.body;
+    const sent = JSON.parse(std[0]!.body.toString()) as { data: Record<string, unknown> };
+    expect(sent.data).toEqual({ ...record, read: false });
+  });
+
   test('every submission of a burst gets its webhooks, each once, after deliveries yielded to it', async () => {
     receiver.received.length = 0;
     receiver.statuses.splice(0, receiver.statuses.length, 200);
