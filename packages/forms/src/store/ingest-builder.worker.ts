@@ -73,7 +73,7 @@ function build({ id, ingest }: BuilderRequest): WriterRequest {
   });
   return {
     id,
-    built: { json: JSON.stringify(rows), bodies: ingest.bodies, bodyParam, results },
+    built: { rows, bodies: ingest.bodies, bodyParam, results },
   };
 }
 
@@ -88,7 +88,7 @@ parentPort.on('message', (m: BuilderRequest) => {
     const results: IngestResults = { ids: [], refused: {} };
     request = {
       id: m.id,
-      built: { json: JSON.stringify(empty), bodies: m.ingest.bodies, bodyParam: 0, results },
+      built: { rows: empty, bodies: m.ingest.bodies, bodyParam: 0, results },
     };
   }
   writerPort.postMessage(request, request.built ? [request.built.bodies] : []);

@@ -11,6 +11,11 @@ export class PushStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** `ofOrg` through a short cache: every ingest asks (see ReadCache). */
+  /** `ofOrgCached`'s answer when it is in the cache, synchronously; else undefined. */
+  peekOfOrg(orgSlug: string): PushSubscriptionRow[] | undefined {
+    return this.cache.peek(orgSlug)?.value;
+  }
+
   async ofOrgCached(orgSlug: string): Promise<PushSubscriptionRow[]> {
     return this.cache.get(orgSlug, () => this.ofOrg(orgSlug));
   }

@@ -12,6 +12,12 @@ export class ReadCache<V> {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The cached value if it is fresh, without a promise (the ingest hot path); else undefined. */
+  peek(key: string): { value: V } | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.until > this.now() ? hit : undefined;
+  }
+
   async get(key: string, load: () => Promise<V>): Promise<V> {
     const hit = this.entries.get(key);
     const now = this.now();

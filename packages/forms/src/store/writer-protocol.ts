@@ -60,18 +60,19 @@ export interface IngestResults {
 }
 
 /**
- * An ingest batch as the builder thread hands it to the writer: the rows to insert, as JSON
- * (`BuiltRows`), with each submission's body as `[start, end]` into `bodies` at `bodyParam`.
+ * An ingest batch as the builder thread hands it to the writer: the rows to insert (arrays of
+ * plain values clone cheaply; JSON would escape every answers text a second time), with each
+ * submission's body as `[start, end]` into `bodies` at `bodyParam`.
  */
 export interface BuiltBatch {
-  json: string;
+  rows: BuiltRows;
   bodies: ArrayBuffer;
   bodyParam: number;
   /** Filled in for every submission; a stored one's id is taken back if its commit fails. */
   results: IngestResults;
 }
 
-/** `BuiltBatch.json`: the two statements' texts, and per submission its index, row and outbox rows. */
+/** `BuiltBatch.rows`: the two statements' texts, and per submission its index, row and outbox rows. */
 export interface BuiltRows {
   sql: [submission: string, delivery: string];
   units: [item: number, submission: unknown[], deliveries: unknown[][]][];

@@ -10,7 +10,6 @@ import {
 import SQLite from 'better-sqlite3';
 import type {
   BuiltBatch,
-  BuiltRows,
   IngestResults,
   Statement,
   WriterReply,
@@ -62,7 +61,7 @@ const message = (err: unknown): string =>
 /** The builder's submissions as units; a failed commit takes the submission's id back. */
 function builtUnits(built: BuiltBatch, results: IngestResults, units: Unit[]): void {
   Object.assign(results, built.results);
-  const rows = JSON.parse(built.json) as BuiltRows;
+  const { rows } = built;
   const [submissionSql, deliverySql] = rows.sql;
   for (const [item, row, deliveries] of rows.units) {
     const [start, end] = row[built.bodyParam] as [number, number];

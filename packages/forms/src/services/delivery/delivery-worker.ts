@@ -59,7 +59,7 @@ export class DeliveryWorker {
     this.now = deps.now ?? Date.now;
     this.concurrency = deps.concurrency ?? 16;
     this.burstConcurrency = Math.min(deps.burstConcurrency ?? 1, this.concurrency);
-    this.burstSpacingMs = deps.burstSpacingMs ?? 5;
+    this.burstSpacingMs = deps.burstSpacingMs ?? 20;
   }
 
   start(): void {
