@@ -25,6 +25,7 @@ export interface OutboundRequest {
 export class OutboundHttp {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
+  private readonly literals = new Map<string, string | null>();
 
   constructor(
     private readonly policy: HostPolicy,
@@ -45,21 +46,29 @@ export class OutboundHttp {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return { ok: false, status: null, error: `unsupported scheme ${url.protocol}` };
     }
-    if (isIpLiteral(url.hostname.replace(/^\[|\]$/g, ''))) {
-      const verdict = await checkHost(url.hostname, this.policy);
-      if (!verdict.ok) return { ok: false, status: null, error: verdict.message };
-    }
-    const body = typeof req.body === 'string' ? Buffer.from(req.body) : req.body;
+    const refusal = await this.literalRefusal(url.hostname);
+    if (refusal !== null) return { ok: false, status: null, error: refusal };
+    const length = typeof req.body === 'string' ? Buffer.byteLength(req.body) : req.body.byteLength;
     const client = url.protocol === 'https:' ? https : http;
     const agent = url.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
     return new Promise<AttemptResult>((resolve) => {
+      // A plain timer, not AbortSignal.timeout: the signal's listeners and weak timer cost the
+      // event loop more than the rest of a loopback attempt.
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        request.destroy(new Error(`timed out after ${String(this.timeoutMs)} ms`));
+      }, this.timeoutMs);
+      const settle = (result: AttemptResult) => {
+        clearTimeout(timer);
+        resolve(result);
+      };
       const request = client.request(
         url,
         {
           method: 'POST',
           agent,
-          headers: { ...req.headers, 'content-length': body.length },
-          signal: AbortSignal.timeout(this.timeoutMs),
+          headers: { ...req.headers, 'content-length': length },
         },
         (res) => {
           const status = res.statusCode ?? 0;
@@ -71,27 +80,45 @@ export class OutboundHttp {
           res.on('error', () => undefined);
           res.on('end', () => {
             if (status >= 200 && status < 300) {
-              resolve({ ok: true, status, error: null });
+              settle({ ok: true, status, error: null });
             } else if (status >= 300 && status < 400) {
               const where = res.headers.location ?? 'elsewhere';
-              resolve({ ok: false, status, error: `redirect to ${where} not followed` });
+              settle({ ok: false, status, error: `redirect to ${where} not followed` });
             } else {
               const detail = excerpt.trim().slice(0, 200);
-              resolve({ ok: false, status, error: `HTTP ${status}${detail ? `: ${detail}` : ''}` });
+              settle({ ok: false, status, error: `HTTP ${status}${detail ? `: ${detail}` : ''}` });
             }
           });
         },
       );
       request.on('error', (err: NodeJS.ErrnoException) => {
-        const timedOut = err.name === 'AbortError' || err.name === 'TimeoutError';
-        resolve({
+        settle({
           ok: false,
           status: null,
-          error: timedOut ? `timed out after ${this.timeoutMs} ms` : err.message,
+          error: timedOut ? `timed out after ${String(this.timeoutMs)} ms` : err.message,
         });
       });
-      request.end(body);
+      request.end(req.body);
     });
+  }
+
+  /**
+   * Why an IP-literal host is refused (null when it is not a literal, or allowed). The verdict
+   * depends only on the address and the fixed policy, so each host is checked once.
+   */
+  private async literalRefusal(hostname: string): Promise<string | null> {
+    let verdict = this.literals.get(hostname);
+    if (verdict === undefined) {
+      if (isIpLiteral(hostname.replace(/^\[|\]$/g, ''))) {
+        const checked = await checkHost(hostname, this.policy);
+        verdict = checked.ok ? null : checked.message;
+      } else {
+        verdict = null;
+      }
+      if (this.literals.size >= 1_000) this.literals.clear();
+      this.literals.set(hostname, verdict);
+    }
+    return verdict;
   }
 
   close(): void {

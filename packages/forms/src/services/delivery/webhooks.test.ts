@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -192,6 +194,27 @@ describe('outbound safety and restarts', () => {
     } finally {
       await s.close();
       await receiver.close();
+    }
+  });
+
+  test('a receiver that never answers is a failed attempt after the timeout', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = String((silent.address() as AddressInfo).port);
+    const s = await startForms({ deps: { retrySchedule: [60_000], deliveryTimeoutMs: 300 } });
+    try {
+      await seedForm(s.url, { webhooks: [{ url: `http://127.0.0.1:${port}/`, secret: 's' }] });
+      const id = await submit(s);
+      const [d] = await waitFor(async () => {
+        const x = await deliveries(s, id);
+        return x[0]?.attempts ? x : undefined;
+      });
+      expect(d).toMatchObject({ status: 'pending', lastStatus: null });
+      expect(d!.lastError).toBe('timed out after 300 ms');
+    } finally {
+      await s.close();
+      silent.closeAllConnections();
+      silent.close();
     }
   });
 
