@@ -60,9 +60,8 @@ export interface IngestResults {
 }
 
 /**
- * An ingest batch as the builder thread hands it to the writer: the rows to insert (arrays of
- * plain values clone cheaply; JSON would escape every answers text a second time), with each
- * submission's body as `[start, end]` into `bodies` at `bodyParam`.
+ * An ingest batch with its rows built (IngestRowBuilder): each submission's body as `[start, end]`
+ * into `bodies` at `bodyParam`, bound as a view of the transferred buffer.
  */
 export interface BuiltBatch {
   rows: BuiltRows;
@@ -78,18 +77,13 @@ export interface BuiltRows {
   units: [item: number, submission: unknown[], deliveries: unknown[][]][];
 }
 
-/** To the builder thread (from the event loop). */
-export interface BuilderRequest {
-  id: number;
-  ingest: IngestBatchWire;
-}
-
-/** To the writer thread (from the event loop, or with `built` from the builder thread). */
+/** To the writer thread. */
 export interface WriterRequest {
   id: number;
   /** Each unit commits together with the others, or, if the group fails, alone. */
   units?: Statement[][];
-  built?: BuiltBatch;
+  /** Raw ingests: the thread builds their rows and commits them with the units. */
+  ingest?: IngestBatchWire;
   close?: true;
 }
 

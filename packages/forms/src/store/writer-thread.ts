@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { MessageChannel, Worker, type Transferable } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import type {
-  BuilderRequest,
   IngestBatchWire,
   IngestResults,
   Statement,
@@ -13,9 +12,9 @@ import type {
 export type { Statement } from './writer-protocol.js';
 
 /** A thread running `name`: the built .js, or from the sources (tests) the .ts through tsx. */
-function startWorker(name: string, workerData: object, transferList: Transferable[]): Worker {
+function startWorker(name: string, workerData: object): Worker {
   if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL(`./${name}.js`, import.meta.url), { workerData, transferList });
+    return new Worker(new URL(`./${name}.js`, import.meta.url), { workerData });
   }
   const source = new URL(`./${name}.ts`, import.meta.url).href;
   // tsx's ESM entry: its package resolves `require` to the CommonJS twin beside it.
@@ -24,7 +23,7 @@ function startWorker(name: string, workerData: object, transferList: Transferabl
     '.mjs',
   );
   const boot = `import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`;
-  return new Worker(boot, { eval: true, workerData, transferList });
+  return new Worker(boot, { eval: true, workerData });
 }
 
 interface Waiting {
@@ -33,24 +32,21 @@ interface Waiting {
 }
 
 /**
- * Two threads ingest commits through. The writer owns the SQLite connection: the commit's sync
- * (`synchronous=FULL`) blocks it, not the event loop, so requests keep being read and gathered
- * into the next group commit while the previous one reaches the disk. The builder parses each
- * batch of raw ingest bodies and builds their rows while the writer commits the batch before, and
- * hands them to the writer directly; the writer answers here.
+ * A thread that owns the SQLite connection ingest commits through. The commit's sync
+ * (`synchronous=FULL`) blocks it, not the event loop: requests keep being read and gathered into
+ * the next group commit while the previous one reaches the disk. It also parses the raw ingest
+ * bodies and builds their rows (IngestRowBuilder): a separate builder thread, measured, was slower
+ * on two cores, its extra hand-over costing more than the build it took off this thread.
  */
 export class WriterThread {
   private readonly writer: Worker;
-  private readonly builder: Worker;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 0;
   private idle: (() => void)[] = [];
   private failed: Error | undefined;
 
   constructor(file: string) {
-    const { port1, port2 } = new MessageChannel();
-    this.writer = startWorker('writer-thread.worker', { file, builderPort: port1 }, [port1]);
-    this.builder = startWorker('ingest-builder.worker', { writerPort: port2 }, [port2]);
+    this.writer = startWorker('writer-thread.worker', { file });
     this.writer.on('message', (m: WriterReply) => {
       const w = this.waiting.get(m.id);
       this.waiting.delete(m.id);
@@ -64,7 +60,6 @@ export class WriterThread {
       for (const done of this.idle.splice(0)) done();
     };
     this.writer.on('error', fail);
-    this.builder.on('error', fail);
   }
 
   /**
@@ -74,7 +69,7 @@ export class WriterThread {
    * delivery records) sharing it, without waiting for this event loop to turn.
    */
   async run(statements: readonly Statement[]): Promise<void> {
-    const reply = await this.send(this.writer, { units: [[...statements]] });
+    const reply = await this.send({ units: [[...statements]] });
     const error = reply.errors[0];
     if (error) throw new Error(error);
   }
@@ -88,28 +83,19 @@ export class WriterThread {
     units: Statement[][],
     ingest: IngestBatchWire | undefined,
   ): Promise<{ errors: (string | null)[]; ingest: IngestResults }> {
-    const [written, built] = await Promise.all([
-      units.length > 0 ? this.send(this.writer, { units }) : undefined,
-      ingest ? this.send(this.builder, { ingest }, [ingest.bodies]) : undefined,
-    ]);
-    return {
-      errors: written?.errors ?? [],
-      ingest: built?.ingest ?? { ids: [], refused: {} },
-    };
+    return this.send({ units, ingest }, ingest ? [ingest.bodies] : []);
   }
 
   async close(): Promise<void> {
     if (this.waiting.size > 0) {
       await new Promise<void>((resolve) => this.idle.push(resolve));
     }
-    await this.send(this.writer, { close: true });
-    await Promise.all([this.builder.terminate(), this.writer.terminate()]);
+    await this.send({ close: true });
+    await this.writer.terminate();
   }
 
-  /** Posts to a thread; the answer always comes from the writer (after its commit). */
   private send(
-    to: Worker,
-    message: Omit<WriterRequest, 'id'> | Omit<BuilderRequest, 'id'>,
+    message: Omit<WriterRequest, 'id'>,
     transfer: ArrayBuffer[] = [],
   ): Promise<WriterReply> {
     const id = this.nextId++;
@@ -119,7 +105,7 @@ export class WriterThread {
         return;
       }
       this.waiting.set(id, { resolve, reject });
-      to.postMessage({ id, ...message }, transfer);
+      this.writer.postMessage({ id, ...message }, transfer);
     });
   }
 }

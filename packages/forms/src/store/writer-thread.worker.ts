@@ -1,13 +1,8 @@
-// The writer thread (see WriterThread): owns the SQLite connection ingest commits through. Work
-// comes from the event loop (statements) and from the ingest builder thread (built rows); every
-// answer goes to the event loop.
-import {
-  parentPort,
-  receiveMessageOnPort,
-  workerData,
-  type MessagePort,
-} from 'node:worker_threads';
+// The writer thread (see WriterThread): owns the SQLite connection ingest commits through, and
+// builds the rows of the raw ingest bodies the event loop hands over (IngestRowBuilder).
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
+import { IngestRowBuilder } from './ingest-rows.js';
 import type {
   BuiltBatch,
   IngestResults,
@@ -18,7 +13,8 @@ import type {
 
 if (!parentPort) throw new Error('writer-thread.worker runs only as a worker thread');
 const port = parentPort;
-const { file, builderPort } = workerData as { file: string; builderPort: MessagePort };
+const { file } = workerData as { file: string };
+const rowBuilder = new IngestRowBuilder();
 
 const db = new SQLite(file);
 db.pragma('journal_mode = WAL');
@@ -58,7 +54,7 @@ interface Unit {
 const message = (err: unknown): string =>
   err instanceof Error ? err.message : typeof err === 'string' ? err : 'write failed';
 
-/** The builder's submissions as units; a failed commit takes the submission's id back. */
+/** A built batch's submissions as units; a failed commit takes the submission's id back. */
 function builtUnits(built: BuiltBatch, results: IngestResults, units: Unit[]): void {
   Object.assign(results, built.results);
   const { rows } = built;
@@ -126,22 +122,17 @@ function handle(messages: WriterRequest[]): void {
       reply.errors[i] = null;
       units.push({ statements, settle: (e) => (reply.errors[i] = e) });
     });
-    if (m.built) builtUnits(m.built, reply.ingest, units);
+    if (m.ingest) builtUnits(rowBuilder.build(m.ingest), reply.ingest, units);
     replies.push(reply);
   }
   flush();
 }
 
-// Whatever waits on either port joins the same group commit.
-function receive(first: WriterRequest): void {
+// Everything waiting on the port joins the same group commit.
+port.on('message', (first: WriterRequest) => {
   const messages = [first];
   for (let next; messages.length < 256 && (next = receiveMessageOnPort(port));) {
     messages.push(next.message as WriterRequest);
   }
-  for (let next; messages.length < 256 && (next = receiveMessageOnPort(builderPort));) {
-    messages.push(next.message as WriterRequest);
-  }
   handle(messages);
-}
-port.on('message', receive);
-builderPort.on('message', receive);
+});

@@ -1,0 +1,86 @@
+// Turns a batch of raw ingest bodies into the rows to insert (on the writer thread; see
+// WriterThread). Refusals (bad JSON, bad answers: 400) are decided here, before any write.
+import { HttpError } from '@havn/shared';
+import { createIdGenerator } from '../ids.js';
+import { buildSubmissionWrite, parseIngestBody } from '../services/ingest.service.js';
+import { bindSlots } from './statement-template.js';
+import type {
+  BuiltBatch,
+  BuiltRows,
+  IngestBatch,
+  IngestBatchWire,
+  IngestResults,
+  TemplatePlan,
+} from './writer-protocol.js';
+
+const message = (err: unknown): string =>
+  err instanceof Error ? err.message : typeof err === 'string' ? err : 'ingest failed';
+
+const empty: BuiltRows = { sql: ['', ''], units: [] };
+
+/** Keeps the statement templates of the first batch and the id generator across batches. */
+export class IngestRowBuilder {
+  private templates: { submission: TemplatePlan; delivery: TemplatePlan } | undefined;
+  private bodyParam = -1;
+  // Ids of the submissions and deliveries built here: time-ordered by each request's arrival.
+  private clock = 0;
+  private readonly newId = createIdGenerator(() => this.clock);
+
+  /** The batch's rows and answers; a batch that cannot be read stores nothing (500s). */
+  build(ingest: IngestBatchWire): BuiltBatch {
+    try {
+      return this.rows(ingest);
+    } catch {
+      const results: IngestResults = { ids: [], refused: {} };
+      return { rows: empty, bodies: ingest.bodies, bodyParam: 0, results };
+    }
+  }
+
+  private rows(ingest: IngestBatchWire): BuiltBatch {
+    const batch = JSON.parse(ingest.json) as IngestBatch;
+    if (batch.templates) {
+      this.templates = batch.templates;
+      this.bodyParam = batch.templates.submission.slots.findIndex(
+        (s) => 'key' in s && s.key === 'body',
+      );
+    }
+    if (!this.templates) throw new Error('ingest batch before the statement templates');
+    const { submission, delivery } = this.templates;
+    const bodyParam = this.bodyParam;
+    const results: IngestResults = { ids: [], refused: {} };
+    const rows: BuiltRows = { sql: [submission.sql, delivery.sql], units: [] };
+    let start = 0;
+    batch.items.forEach((item, i) => {
+      const raw = Buffer.from(ingest.bodies, start, item.bodyEnd - start);
+      const body = [start, item.bodyEnd];
+      start = item.bodyEnd;
+      results.ids[i] = null;
+      try {
+        this.clock = item.now;
+        const form = batch.forms[item.form];
+        if (!form) throw new Error('ingest item without its form');
+        const built = buildSubmissionWrite({
+          org: item.org,
+          form,
+          raw,
+          parsed: parseIngestBody(raw),
+          origin: item.origin,
+          referer: item.referer,
+          userAgent: item.userAgent,
+          ip: item.ip,
+          now: item.now,
+          newId: this.newId,
+          pushSubscriptions: batch.pushes[item.push] ?? [],
+        });
+        const row = bindSlots(submission.slots, { ...built.write.submission, body: null });
+        row[bodyParam] = body;
+        rows.units.push([i, row, built.write.deliveries.map((d) => bindSlots(delivery.slots, d))]);
+        results.ids[i] = built.id;
+      } catch (err) {
+        results.refused[i] =
+          err instanceof HttpError ? [err.status, err.message] : [500, message(err)];
+      }
+    });
+    return { rows, bodies: ingest.bodies, bodyParam, results };
+  }
+}
