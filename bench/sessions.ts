@@ -171,8 +171,13 @@ async function measure(): Promise<void> {
     let next = 10;
     let done = 0;
     const deadline = performance.now() + ms;
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
       let inFlight = 0;
+      // A lost reply or a dropped socket must fail the run, not hang it.
+      const stalled = () => {
+        reject(new Error(`${url}: ${String(inFlight)} commands unanswered for 10 s`));
+      };
+      const watchdog = setTimeout(stalled, ms + 10_000);
       const send = () => {
         inFlight++;
         ws.send(
@@ -187,8 +192,16 @@ async function measure(): Promise<void> {
       ws.on('message', () => {
         inFlight--;
         done++;
+        watchdog.refresh();
         if (performance.now() < deadline) send();
-        else if (inFlight === 0) resolve();
+        else if (inFlight === 0) {
+          clearTimeout(watchdog);
+          resolve();
+        }
+      });
+      ws.on('close', (code) => {
+        clearTimeout(watchdog);
+        reject(new Error(`${url}: closed (${String(code)}) with ${String(inFlight)} in flight`));
       });
       for (let i = 0; i < window; i++) send();
     });
