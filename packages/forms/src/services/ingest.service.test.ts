@@ -1,12 +1,10 @@
 import { expect, test } from 'vitest';
 import {
-  buildPreview,
-  buildSubmissionWrite,
-  parseIngestBody,
   WEBHOOK_PAYLOAD_FROM_SUBMISSION,
   webhookPayload,
   type WebhookSource,
-} from './ingest.service.js';
+} from '../store/webhook-payload.js';
+import { buildPreview, buildSubmissionWrite, parseIngestBody } from './ingest.service.js';
 
 test('the feed preview joins the first answers, collapses whitespace and stops at 140 characters', () => {
   const message = 'Hello,\n\n   we would like   to collect\tfeedback. '.repeat(40);

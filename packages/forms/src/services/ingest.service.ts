@@ -1,12 +1,10 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable } from 'kysely';
 import { HttpError } from '@havn/shared';
-import type { Form } from '../store/forms.store.js';
+import type { IngestForm } from '../store/forms.store.js';
 import type { PushSubscriptionRow } from '../store/push.store.js';
-import type { DeliveryTable, SubmissionTable } from '../store/schema.js';
+import type { DeliveryTable } from '../store/schema.js';
 import type { SubmissionWrite } from '../store/group-commit.js';
-
-/** What ingest needs of the form (a plain object, so it can cross to the writer thread). */
-export type IngestForm = Pick<Form, 'id' | 'definitionVersion' | 'webhooks'>;
+import { WEBHOOK_PAYLOAD_FROM_SUBMISSION } from '../store/webhook-payload.js';
 
 export interface IngestInput {
   org: string;
@@ -108,32 +106,6 @@ export function buildPreview(answers: Record<string, unknown>): string {
 export function isSpam(submitFields: Record<string, unknown> | null): boolean {
   const gotcha = submitFields?._gotcha;
   return typeof gotcha === 'string' && gotcha !== '';
-}
-
-/** A webhook delivery's stored payload when its body is built from the submission row. */
-export const WEBHOOK_PAYLOAD_FROM_SUBMISSION = '';
-
-/** What webhookPayload reads of a stored submission (everything but the raw body). */
-export type WebhookSource = Omit<Selectable<SubmissionTable>, 'body'>;
-
-/**
- * The webhook body of a submission (0-decisions §2): `{ type, timestamp, data }` with the full
- * record minus the raw body, as it was at ingest (`read: false`), so every attempt, before or
- * after a restart, carries the same bytes.
- */
-export function webhookPayload(s: WebhookSource): string {
-  // What JSON.stringify({ type, timestamp, data: record }) gives, put together from the stored
-  // texts: `answers` and `submitFields` are stored as JSON.stringify made them, so they go in as
-  // they are instead of being parsed and stringified again on every attempt.
-  const q = JSON.stringify;
-  return (
-    `{"type":"submission.created","timestamp":${q(s.receivedAt)},"data":{` +
-    `"id":${q(s.id)},"org":${q(s.orgSlug)},"form":${q(s.formId)},"receivedAt":${q(s.receivedAt)},` +
-    `"read":false,"spam":${q(Boolean(s.spam))},"preview":${q(s.preview)},` +
-    `"answers":${s.answers},"submitFields":${s.submitFields ?? 'null'},` +
-    `"origin":${q(s.origin)},"referer":${q(s.referer)},"userAgent":${q(s.userAgent)},` +
-    `"ip":${q(s.ip)},"definitionVersion":${q(s.definitionVersion)}}}`
-  );
 }
 
 /** The submission row and its outbox rows, ready for one group-committed transaction. */

@@ -1,6 +1,6 @@
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { Database, DeliveryTable } from './schema.js';
-import { WEBHOOK_PAYLOAD_FROM_SUBMISSION, webhookPayload } from '../services/ingest.service.js';
+import { WEBHOOK_PAYLOAD_FROM_SUBMISSION, webhookPayload } from './webhook-payload.js';
 import { compileTemplate } from './statement-template.js';
 import type { WriterThread } from './writer-thread.js';
 

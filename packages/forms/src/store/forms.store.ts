@@ -19,6 +19,9 @@ export interface Form {
   updatedAt: string;
 }
 
+/** What ingest needs of the form (a plain object, so it can cross to the writer thread). */
+export type IngestForm = Pick<Form, 'id' | 'definitionVersion' | 'webhooks'>;
+
 export interface FormListItem {
   id: string;
   name: string;

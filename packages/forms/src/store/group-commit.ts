@@ -1,11 +1,8 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { HttpError } from '@havn/shared';
 import { createIdGenerator } from '../ids.js';
-import {
-  buildSubmissionWrite,
-  parseIngestBody,
-  type IngestForm,
-} from '../services/ingest.service.js';
+import { buildSubmissionWrite, parseIngestBody } from '../services/ingest.service.js';
+import type { IngestForm } from './forms.store.js';
 import type { PushSubscriptionRow } from './push.store.js';
 import type { Database, DeliveryTable, SubmissionTable } from './schema.js';
 import { compileTemplate, type StatementTemplate } from './statement-template.js';

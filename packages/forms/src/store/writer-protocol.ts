@@ -1,4 +1,4 @@
-import type { IngestForm } from '../services/ingest.service.js';
+import type { IngestForm } from './forms.store.js';
 import type { PushSubscriptionRow } from './push.store.js';
 import type { TemplateSlot } from './statement-template.js';
 
