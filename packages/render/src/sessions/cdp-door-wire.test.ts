@@ -121,6 +121,8 @@ class ServerWire {
       if (buf.length < this.need) return;
       const payload = buf.subarray(offset, offset + length).toString();
       this.pending = buf.subarray(offset + length);
+      // The next frame's size is not known until its header is read.
+      this.need = 0;
       try {
         const reply = JSON.parse(payload) as { id?: number };
         if (reply.id !== undefined) this.replies.set(reply.id, reply);
