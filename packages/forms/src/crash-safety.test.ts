@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
+import { buildFromRequest } from './services/ingest.service.js';
 import { openStore } from './store/store.js';
 import { adminToken, seedForm } from './test-support/forms-server.js';
 
@@ -65,7 +66,7 @@ test('SIGKILL during a burst loses no acknowledged submission', async () => {
     await Promise.all(load);
     await exited;
 
-    const store = await openStore(dir);
+    const store = await openStore(dir, buildFromRequest);
     try {
       const missing: string[] = [];
       for (const id of acknowledged) {

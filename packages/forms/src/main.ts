@@ -2,6 +2,7 @@ import { ConfigError, createLogger, closeOnSignals } from '@havn/shared';
 import { loadConfig, type FormsConfig } from './config.js';
 import { buildServer } from './server.js';
 import { loadOrCreateVapidKeys } from './services/vapid-keys.js';
+import { buildFromRequest } from './services/ingest.service.js';
 import { openStore } from './store/store.js';
 
 // The only place that reads the environment, listens and handles signals.
@@ -20,7 +21,7 @@ const log = createLogger({ name: 'havn-forms', level: config.logLevel });
 if (config.adminToken === undefined) {
   log.warn('FORM_ADMIN_TOKEN is not set: the admin API is OPEN to anyone who can reach it');
 }
-const store = await openStore(config.userDataDir);
+const store = await openStore(config.userDataDir, buildFromRequest);
 const app = await buildServer({
   config,
   log,

@@ -3,7 +3,7 @@ import { HttpError } from '@havn/shared';
 import type { IngestForm } from '../store/forms.store.js';
 import type { PushSubscriptionRow } from '../store/push.store.js';
 import type { DeliveryTable } from '../store/schema.js';
-import type { SubmissionWrite } from '../store/group-commit.js';
+import type { IngestRequest, SubmissionWrite } from '../store/group-commit.js';
 import { WEBHOOK_PAYLOAD_FROM_SUBMISSION } from '../store/webhook-payload.js';
 
 export interface IngestInput {
@@ -106,6 +106,14 @@ export function buildPreview(answers: Record<string, unknown>): string {
 export function isSpam(submitFields: Record<string, unknown> | null): boolean {
   const gotcha = submitFields?._gotcha;
   return typeof gotcha === 'string' && gotcha !== '';
+}
+
+/** The rows of one submission as its request delivered it (the store's SubmissionBuilder). */
+export function buildFromRequest(
+  request: IngestRequest,
+  newId: (prefix: string) => string,
+): { id: string; write: SubmissionWrite } {
+  return buildSubmissionWrite({ ...request, parsed: parseIngestBody(request.raw), newId });
 }
 
 /** The submission row and its outbox rows, ready for one group-committed transaction. */

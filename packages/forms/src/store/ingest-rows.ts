@@ -2,7 +2,7 @@
 // WriterThread). Refusals (bad JSON, bad answers: 400) are decided here, before any write.
 import { HttpError } from '@havn/shared';
 import { createIdGenerator } from '../ids.js';
-import { buildSubmissionWrite, parseIngestBody } from '../services/ingest.service.js';
+import type { SubmissionBuilder } from './group-commit.js';
 import { bindSlots } from './statement-template.js';
 import type {
   BuiltBatch,
@@ -25,6 +25,8 @@ export class IngestRowBuilder {
   // Ids of the submissions and deliveries built here: time-ordered by each request's arrival.
   private clock = 0;
   private readonly newId = createIdGenerator(() => this.clock);
+
+  constructor(private readonly buildSubmission: SubmissionBuilder) {}
 
   /** The batch's rows and answers; a batch that cannot be read stores nothing (500s). */
   build(ingest: IngestBatchWire): BuiltBatch {
@@ -59,19 +61,20 @@ export class IngestRowBuilder {
         this.clock = item.now;
         const form = batch.forms[item.form];
         if (!form) throw new Error('ingest item without its form');
-        const built = buildSubmissionWrite({
-          org: item.org,
-          form,
-          raw,
-          parsed: parseIngestBody(raw),
-          origin: item.origin,
-          referer: item.referer,
-          userAgent: item.userAgent,
-          ip: item.ip,
-          now: item.now,
-          newId: this.newId,
-          pushSubscriptions: batch.pushes[item.push] ?? [],
-        });
+        const built = this.buildSubmission(
+          {
+            org: item.org,
+            form,
+            raw,
+            origin: item.origin,
+            referer: item.referer,
+            userAgent: item.userAgent,
+            ip: item.ip,
+            now: item.now,
+            pushSubscriptions: batch.pushes[item.push] ?? [],
+          },
+          this.newId,
+        );
         const row = bindSlots(submission.slots, { ...built.write.submission, body: null });
         row[bodyParam] = body;
         rows.units.push([i, row, built.write.deliveries.map((d) => bindSlots(delivery.slots, d))]);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { openSqliteDatabase, sqliteFile } from './database.js';
 import { DeliveryStore } from './deliveries.store.js';
 import { FormStore } from './forms.store.js';
-import { GroupCommitWriter } from './group-commit.js';
+import { GroupCommitWriter, type SubmissionBuilder } from './group-commit.js';
 import { OrgStore } from './orgs.store.js';
 import { PushStore } from './push.store.js';
 import type { Database } from './schema.js';
@@ -25,13 +25,18 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function createStore(db: Kysely<Database>, thread?: WriterThread): Store {
+export function createStore(
+  db: Kysely<Database>,
+  build: SubmissionBuilder,
+  thread?: WriterThread,
+): Store {
   const listeners: (() => void)[] = [];
   const writer = new GroupCommitWriter(
     db,
     () => {
       for (const l of listeners) l();
     },
+    build,
     thread,
   );
   return {
@@ -50,8 +55,11 @@ export function createStore(db: Kysely<Database>, thread?: WriterThread): Store 
   };
 }
 
-/** The embedded store: SQLite in USER_DATA_DIR. */
-export async function openStore(userDataDir: string): Promise<Store> {
+/**
+ * The embedded store: SQLite in USER_DATA_DIR. Ingest rows are built by `build` (on the event loop
+ * when there is no writer thread); the writer thread's entry builds them with the same rules.
+ */
+export async function openStore(userDataDir: string, build: SubmissionBuilder): Promise<Store> {
   const db = await openSqliteDatabase(userDataDir);
-  return createStore(db, new WriterThread(sqliteFile(userDataDir)));
+  return createStore(db, build, new WriterThread(sqliteFile(userDataDir)));
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createIdGenerator } from '../ids.js';
+import { buildFromRequest } from '../services/ingest.service.js';
 import { openStore, type Store } from './store.js';
 
 let dir: string;
@@ -11,7 +12,7 @@ const ids: string[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'havn-store-'));
-  store = await openStore(dir);
+  store = await openStore(dir, buildFromRequest);
   const newId = createIdGenerator();
   // Concurrent writes share group commits; each resolves only once its row is stored.
   await Promise.all(

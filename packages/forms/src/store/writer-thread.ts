@@ -46,7 +46,8 @@ export class WriterThread {
   private failed: Error | undefined;
 
   constructor(file: string) {
-    this.writer = startWorker('writer-thread.worker', { file });
+    // The thread's entry sits beside main.ts: it wires ingest's rules into the store.
+    this.writer = startWorker('../writer-thread.worker', { file });
     this.writer.on('message', (m: WriterReply) => {
       const w = this.waiting.get(m.id);
       this.waiting.delete(m.id);

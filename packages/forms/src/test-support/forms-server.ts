@@ -6,6 +6,7 @@ import { configWith, type FormsConfig } from '../config.js';
 import type { App } from '../routes/app.js';
 import { buildServer, type ServerDeps } from '../server.js';
 import { loadOrCreateVapidKeys } from '../services/vapid-keys.js';
+import { buildFromRequest } from '../services/ingest.service.js';
 import { openStore, type Store } from '../store/store.js';
 
 export const adminToken = 'test-admin-token-0123456789';
@@ -38,7 +39,7 @@ export async function startForms(
     ...options.config,
   });
   const log = createLogger({ name: 'forms-test', level: 'silent' });
-  const store = await openStore(dir);
+  const store = await openStore(dir, buildFromRequest);
   const app = await buildServer({
     config,
     log,

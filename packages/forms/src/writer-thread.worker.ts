@@ -1,20 +1,23 @@
-// The writer thread (see WriterThread): owns the SQLite connection ingest commits through, and
-// builds the rows of the raw ingest bodies the event loop hands over (IngestRowBuilder).
+// The writer thread (see store/writer-thread.ts): owns the SQLite connection ingest commits
+// through, and builds the rows of the raw ingest bodies the event loop hands over
+// (IngestRowBuilder). Like main.ts, it is where the parts meet: the store's rows are built with
+// ingest's rules.
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { IngestRowBuilder } from './ingest-rows.js';
+import { buildFromRequest } from './services/ingest.service.js';
+import { IngestRowBuilder } from './store/ingest-rows.js';
 import type {
   BuiltBatch,
   IngestResults,
   Statement,
   WriterReply,
   WriterRequest,
-} from './writer-protocol.js';
+} from './store/writer-protocol.js';
 
 if (!parentPort) throw new Error('writer-thread.worker runs only as a worker thread');
 const port = parentPort;
 const { file } = workerData as { file: string };
-const rowBuilder = new IngestRowBuilder();
+const rowBuilder = new IngestRowBuilder(buildFromRequest);
 
 const db = new SQLite(file);
 db.pragma('journal_mode = WAL');
