@@ -6,7 +6,7 @@
 // to the browser's socket: a hop that judges nothing, so door/pipe is what judging costs and
 // pipe/direct what any extra hop costs on this machine.
 import { fork } from 'node:child_process';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -48,12 +48,13 @@ async function serve(): Promise<void> {
     extensions: [sessions],
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
+  let pipe: Server | undefined;
   process.on(
     'message',
     (msg: { type: 'direct' | 'pipe'; id: string } | { type: 'cpu' } | { type: 'stop' }) => {
       if (msg.type === 'pipe') {
         const endpoint = new URL(sessions.manager()?.get(msg.id)?.browserWsEndpoint ?? '');
-        const pipe = createServer((client) => {
+        pipe = createServer((client) => {
           const browser = connect(Number(endpoint.port), endpoint.hostname);
           client.setNoDelay(true);
           browser.setNoDelay(true);
@@ -62,7 +63,7 @@ async function serve(): Promise<void> {
           browser.on('error', () => client.destroy());
         });
         pipe.listen(0, '127.0.0.1', () => {
-          const { port } = pipe.address() as AddressInfo;
+          const { port } = pipe?.address() as AddressInfo;
           send({ pipe: `ws://127.0.0.1:${port}${endpoint.pathname}` });
         });
       } else if (msg.type === 'cpu') {
@@ -71,6 +72,8 @@ async function serve(): Promise<void> {
       } else if (msg.type === 'direct') {
         send({ direct: sessions.manager()?.get(msg.id)?.browserWsEndpoint ?? '' });
       } else {
+        // The pipe's listening socket would keep this process alive.
+        pipe?.close();
         void app.close().then(async () => {
           await rm(dir, { recursive: true, force: true });
           send({ stopped: true });
