@@ -1,6 +1,10 @@
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { Database, DeliveryTable } from './schema.js';
-import { WEBHOOK_PAYLOAD_FROM_SUBMISSION, webhookPayload } from './webhook-payload.js';
+import {
+  RECORD_COLUMNS,
+  WEBHOOK_PAYLOAD_FROM_SUBMISSION,
+  webhookPayload,
+} from './webhook-payload.js';
 import { compileTemplate } from './statement-template.js';
 import type { WriterThread } from './writer-thread.js';
 
@@ -168,22 +172,7 @@ export class DeliveryStore {
     if (ids.length === 0) return rows;
     const sources = await this.db
       .selectFrom('submissions')
-      .select([
-        'id',
-        'orgSlug',
-        'formId',
-        'receivedAt',
-        'read',
-        'spam',
-        'preview',
-        'answers',
-        'submitFields',
-        'origin',
-        'referer',
-        'userAgent',
-        'ip',
-        'definitionVersion',
-      ])
+      .select([...RECORD_COLUMNS])
       .where('id', 'in', ids)
       .execute();
     const payloads = new Map(sources.map((s) => [s.id, webhookPayload(s)]));

@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import { HttpError } from '@havn/shared';
 import { createIdGenerator } from '../ids.js';
 import type { IngestForm } from './forms.store.js';
+import { RECORD_COLUMNS } from './webhook-payload.js';
 import type { PushSubscriptionRow } from './push.store.js';
 import type { Database, DeliveryTable, SubmissionTable } from './schema.js';
 import { compileTemplate, type StatementTemplate } from './statement-template.js';
@@ -38,21 +39,8 @@ export type SubmissionBuilder = (
 ) => { id: string; write: SubmissionWrite };
 
 const submissionColumns = [
-  'id',
-  'orgSlug',
-  'formId',
-  'receivedAt',
-  'read',
-  'spam',
-  'preview',
-  'answers',
-  'submitFields',
-  'origin',
-  'referer',
-  'userAgent',
-  'ip',
+  ...RECORD_COLUMNS,
   'body',
-  'definitionVersion',
 ] as const satisfies readonly (keyof SubmissionTable)[];
 
 const deliveryColumns = [
