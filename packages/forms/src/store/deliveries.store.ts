@@ -1,10 +1,7 @@
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { Database, DeliveryTable } from './schema.js';
-import {
-  RECORD_COLUMNS,
-  WEBHOOK_PAYLOAD_FROM_SUBMISSION,
-  webhookPayload,
-} from './webhook-payload.js';
+import { RECORD_COLUMNS } from './submissions.store.js';
+import { WEBHOOK_PAYLOAD_FROM_SUBMISSION, webhookPayload } from './webhook-payload.js';
 import { compileTemplate } from './statement-template.js';
 import type { WriterThread } from './writer-thread.js';
 

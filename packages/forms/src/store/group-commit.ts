@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import { HttpError } from '@havn/shared';
 import { createIdGenerator } from '../ids.js';
 import type { IngestForm } from './forms.store.js';
-import { RECORD_COLUMNS } from './webhook-payload.js';
+import { RECORD_COLUMNS } from './submissions.store.js';
 import type { PushSubscriptionRow } from './push.store.js';
 import type { Database, DeliveryTable, SubmissionTable } from './schema.js';
 import { compileTemplate, type StatementTemplate } from './statement-template.js';

@@ -33,6 +33,18 @@ const summaryColumns = [
   'preview',
 ] as const;
 
+/** The columns of a full record (toRecord): every one but the raw body. */
+export const RECORD_COLUMNS = [
+  ...summaryColumns,
+  'answers',
+  'submitFields',
+  'origin',
+  'referer',
+  'userAgent',
+  'ip',
+  'definitionVersion',
+] as const satisfies readonly (keyof SubmissionTable)[];
+
 function toSummary(
   r: Pick<Selectable<SubmissionTable>, (typeof summaryColumns)[number]>,
 ): SubmissionSummary {

@@ -10,24 +10,6 @@ export const WEBHOOK_PAYLOAD_FROM_SUBMISSION = '';
 /** What webhookPayload reads of a stored submission (everything but the raw body). */
 export type WebhookSource = Omit<Selectable<SubmissionTable>, 'body'>;
 
-/** The submission columns of the record a webhook carries: all of them but the raw body. */
-export const RECORD_COLUMNS = [
-  'id',
-  'orgSlug',
-  'formId',
-  'receivedAt',
-  'read',
-  'spam',
-  'preview',
-  'answers',
-  'submitFields',
-  'origin',
-  'referer',
-  'userAgent',
-  'ip',
-  'definitionVersion',
-] as const satisfies readonly (keyof WebhookSource)[];
-
 /**
  * The webhook body of a submission (0-decisions §2): `{ type, timestamp, data }` with the full
  * record minus the raw body, as it was at ingest (`read: false`), so every attempt, before or
