@@ -66,10 +66,9 @@ export class CdpDoor {
     const url = new URL(req.url ?? '/', 'http://door.invalid');
     const match = DOOR_PATH.exec(url.pathname);
     // `?token=` (spec 1 §4.11), or a bearer header for clients that can send one.
-    const status = this.refusal(match?.[1], req.method, presentedToken(req));
-    const session = match?.[1] === undefined ? undefined : this.deps.lookup(match[1]);
-    if (status !== undefined || !session) {
-      refuse(socket, status ?? 404);
+    const session = this.admit(match?.[1], req.method, presentedToken(req));
+    if (typeof session === 'number') {
+      refuse(socket, session);
       return;
     }
     const handshake = serverHandshake(req);
@@ -80,15 +79,19 @@ export class CdpDoor {
     void this.bridge(session, socket, head, handshake.accept);
   }
 
-  /** The status a refused upgrade answers, or undefined when the client may pass. */
-  private refusal(id: string | undefined, method: string | undefined, token: string | undefined) {
+  /** The session a client may attach to, or the status its refused upgrade answers. */
+  private admit(
+    id: string | undefined,
+    method: string | undefined,
+    token: string | undefined,
+  ): DoorSession | number {
     if (id === undefined) return 404;
     if (method !== 'GET' && method !== 'POST') return 405;
     const session = this.deps.lookup(id);
     // Without a valid token nobody learns whether a session exists: 401 before 404.
     if (!session) return this.deps.isServiceToken(token) ? 404 : 401;
     if (!session.acceptsToken(token)) return 401;
-    return undefined;
+    return session;
   }
 
   /** Drops every client still attached; sessions disconnect theirs when they close. */
