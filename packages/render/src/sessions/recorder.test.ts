@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Recorder, type FrameSource } from './recorder.js';
+import { writeSolidJpeg } from './test-support/solid-jpeg.js';
 
 // The recorder's bookkeeping with frames delivered on a script (real JPEGs, real ffmpeg): the fps
 // cap, maxFrames, the newest frame kept at stop, and a still page that never sends a frame.
@@ -17,17 +18,7 @@ let jpeg: Buffer;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'havn-recorder-'));
   const path = join(dir, 'still.jpg');
-  await run('/usr/bin/ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=teal:s=320x240',
-    '-frames:v',
-    '1',
-    path,
-  ]);
+  await writeSolidJpeg(path, 'teal', '320x240');
   jpeg = await readFile(path);
 });
 afterAll(async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSolidJpeg } from './test-support/solid-jpeg.js';
 import { concatScript, jpegSize, stitchVideo } from './video-stitcher.js';
 
 // The stitcher with real ffmpeg: irregular frames make a video as long as the recording, not as
@@ -17,17 +18,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'havn-stitch-'));
   for (const [i, color] of ['red', 'green', 'blue'].entries()) {
     const path = join(dir, `f${i}.jpg`);
-    await run('/usr/bin/ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      `color=${color}:s=201x101`,
-      '-frames:v',
-      '1',
-      path,
-    ]);
+    await writeSolidJpeg(path, color, '201x101');
     frames.push(path);
   }
 });
