@@ -1,23 +1,13 @@
 import type { Insertable } from 'kysely';
 import { HttpError } from '@havn/shared';
-import type { IngestForm } from '../store/forms.store.js';
-import type { PushSubscriptionRow } from '../store/push.store.js';
 import type { DeliveryTable } from '../store/schema.js';
 import type { IngestRequest, SubmissionWrite } from '../store/group-commit.js';
 import { WEBHOOK_PAYLOAD_FROM_SUBMISSION } from '../store/webhook-payload.js';
 
-export interface IngestInput {
-  org: string;
-  form: IngestForm;
-  raw: Buffer;
+/** A submission's request with its body parsed, and where its ids come from. */
+export interface IngestInput extends IngestRequest {
   parsed: unknown;
-  origin: string | null;
-  referer: string | null;
-  userAgent: string | null;
-  ip: string;
-  now: number;
   newId: (prefix: string) => string;
-  pushSubscriptions: readonly Pick<PushSubscriptionRow, 'id' | 'endpoint'>[];
 }
 
 export interface Answers {
