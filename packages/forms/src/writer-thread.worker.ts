@@ -40,12 +40,13 @@ const bind = (p: unknown): unknown =>
   p instanceof Uint8Array && !Buffer.isBuffer(p)
     ? Buffer.from(p.buffer, p.byteOffset, p.byteLength)
     : p;
+const cloned = (s: Statement): Statement => ({ sql: s.sql, rows: s.rows.map((r) => r.map(bind)) });
 
 const inTransaction = db.transaction((statements: readonly Statement[]) => {
   for (const s of statements) {
     if (s.rows.length === 0) continue;
     const stmt = prepare(s.sql);
-    for (const row of s.rows) stmt.run(row.map(bind));
+    for (const row of s.rows) stmt.run(row);
   }
 });
 
@@ -63,8 +64,6 @@ function builtUnits(built: BuiltBatch, results: IngestResults, units: Unit[]): v
   const { rows } = built;
   const [submissionSql, deliverySql] = rows.sql;
   for (const [item, row, deliveries] of rows.units) {
-    const [start, end] = row[built.bodyParam] as [number, number];
-    row[built.bodyParam] = Buffer.from(built.bodies, start, end - start);
     units.push({
       statements: [
         { sql: submissionSql, rows: [row] },
@@ -123,7 +122,7 @@ function handle(messages: WriterRequest[]): void {
     }
     (m.units ?? []).forEach((statements, i) => {
       reply.errors[i] = null;
-      units.push({ statements, settle: (e) => (reply.errors[i] = e) });
+      units.push({ statements: statements.map(cloned), settle: (e) => (reply.errors[i] = e) });
     });
     if (m.ingest) builtUnits(rowBuilder.build(m.ingest), reply.ingest, units);
     replies.push(reply);

@@ -33,23 +33,25 @@ test('the webhook body built from the stored row is byte for byte JSON.stringify
     submitFields: { source: 'web', n: 2 },
   };
   const raw = Buffer.from(JSON.stringify(parsed));
-  const { id, write } = buildSubmissionWrite({
-    org: 'acme',
-    form: {
-      id: 'contact',
-      definitionVersion: 3,
-      webhooks: [{ url: 'https://h.test/', secret: 's' }],
+  const { id, write } = buildSubmissionWrite(
+    {
+      org: 'acme',
+      form: {
+        id: 'contact',
+        definitionVersion: 3,
+        webhooks: [{ url: 'https://h.test/', secret: 's' }],
+      },
+      raw,
+      origin: 'https://site.test',
+      referer: null,
+      userAgent: 'ua',
+      ip: '127.0.0.1',
+      now: Date.UTC(2026, 0, 2, 3, 4, 5, 6),
+      pushSubscriptions: [],
     },
-    raw,
-    parsed: parseIngestBody(raw),
-    origin: 'https://site.test',
-    referer: null,
-    userAgent: 'ua',
-    ip: '127.0.0.1',
-    now: Date.UTC(2026, 0, 2, 3, 4, 5, 6),
-    newId: (prefix) => `${prefix}_1`,
-    pushSubscriptions: [],
-  });
+    parseIngestBody(raw),
+    (prefix) => `${prefix}_1`,
+  );
   const { body: _body, ...stored } = write.submission;
   const expected = JSON.stringify({
     type: 'submission.created',

@@ -21,7 +21,6 @@ const empty: BuiltRows = { sql: ['', ''], units: [] };
 /** Keeps the statement templates of the first batch and the id generator across batches. */
 export class IngestRowBuilder {
   private templates: { submission: TemplatePlan; delivery: TemplatePlan } | undefined;
-  private bodyParam = -1;
   // Ids of the submissions and deliveries built here: time-ordered by each request's arrival.
   private clock = 0;
   private readonly newId = createIdGenerator(() => this.clock);
@@ -34,27 +33,21 @@ export class IngestRowBuilder {
       return this.rows(ingest);
     } catch {
       const results: IngestResults = { ids: [], refused: {} };
-      return { rows: empty, bodies: ingest.bodies, bodyParam: 0, results };
+      return { rows: empty, results };
     }
   }
 
   private rows(ingest: IngestBatchWire): BuiltBatch {
     const batch = JSON.parse(ingest.json) as IngestBatch;
-    if (batch.templates) {
-      this.templates = batch.templates;
-      this.bodyParam = batch.templates.submission.slots.findIndex(
-        (s) => 'key' in s && s.key === 'body',
-      );
-    }
+    if (batch.templates) this.templates = batch.templates;
     if (!this.templates) throw new Error('ingest batch before the statement templates');
     const { submission, delivery } = this.templates;
-    const bodyParam = this.bodyParam;
     const results: IngestResults = { ids: [], refused: {} };
     const rows: BuiltRows = { sql: [submission.sql, delivery.sql], units: [] };
     let start = 0;
     batch.items.forEach((item, i) => {
+      // A view of the transferred buffer: the row binds it as the stored body without a copy.
       const raw = Buffer.from(ingest.bodies, start, item.bodyEnd - start);
-      const body = [start, item.bodyEnd];
       start = item.bodyEnd;
       results.ids[i] = null;
       try {
@@ -75,15 +68,17 @@ export class IngestRowBuilder {
           },
           this.newId,
         );
-        const row = bindSlots(submission.slots, { ...built.write.submission, body: null });
-        row[bodyParam] = body;
-        rows.units.push([i, row, built.write.deliveries.map((d) => bindSlots(delivery.slots, d))]);
+        rows.units.push([
+          i,
+          bindSlots(submission.slots, built.write.submission),
+          built.write.deliveries.map((d) => bindSlots(delivery.slots, d)),
+        ]);
         results.ids[i] = built.id;
       } catch (err) {
         results.refused[i] =
           err instanceof HttpError ? [err.status, err.message] : [500, message(err)];
       }
     });
-    return { rows, bodies: ingest.bodies, bodyParam, results };
+    return { rows, results };
   }
 }

@@ -60,13 +60,11 @@ export interface IngestResults {
 }
 
 /**
- * An ingest batch with its rows built (IngestRowBuilder): each submission's body as `[start, end]`
- * into `bodies` at `bodyParam`, bound as a view of the transferred buffer.
+ * An ingest batch with its rows built (IngestRowBuilder, on the writer thread): each submission's
+ * body is bound as a view of the transferred buffer.
  */
 export interface BuiltBatch {
   rows: BuiltRows;
-  bodies: ArrayBuffer;
-  bodyParam: number;
   /** Filled in for every submission; a stored one's id is taken back if its commit fails. */
   results: IngestResults;
 }
