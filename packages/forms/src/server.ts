@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HttpError, installErrorHandler, type Logger } from '@havn/shared';
 import type { FormsConfig } from './config.js';
 import { createIdGenerator } from './ids.js';
+import { lazyRequestLogger } from './request-logger.js';
 import type { App, RouteDeps } from './routes/app.js';
 import { registerFormRoutes } from './routes/forms.routes.js';
 import { registerOrgRoutes } from './routes/orgs.routes.js';
@@ -52,6 +53,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     // Request lines would dominate the log at ingest rates; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
   installErrorHandler(app as unknown as FastifyInstance);
