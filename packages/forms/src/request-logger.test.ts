@@ -1,16 +1,19 @@
+import { Writable } from 'node:stream';
 import { createLogger } from '@havn/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Bindings, ChildLoggerOptions } from 'pino';
 import { expect, test } from 'vitest';
 import { lazyRequestLogger } from './request-logger.js';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
-  const log = createLogger({
-    name: 'forms-test',
-    destination: {
-      write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>),
-    } as NodeJS.WritableStream,
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
   });
-  return { log, lines };
+  return { log: createLogger({ name: 'forms-test', destination }), lines };
 }
 
 test('a request logger writes with its request id and the parent logger settings', () => {
@@ -35,11 +38,14 @@ test('a request logger writes with its request id and the parent logger settings
 test('a request that logs nothing makes no child logger', () => {
   const { log } = capture();
   let children = 0;
-  const counting = Object.create(log) as typeof log;
-  counting.child = (...args: Parameters<typeof log.child>) => {
-    children++;
-    return log.child(...args);
-  };
+  const counting = Object.create(log, {
+    child: {
+      value: (bindings: Bindings, options?: ChildLoggerOptions) => {
+        children++;
+        return log.child(bindings, options);
+      },
+    },
+  }) as FastifyBaseLogger;
   for (let i = 0; i < 100; i++) lazyRequestLogger(counting, { reqId: `req-${String(i)}` }, {});
   expect(children).toBe(0);
   lazyRequestLogger(counting, { reqId: 'req-x' }, {}).info('one line');

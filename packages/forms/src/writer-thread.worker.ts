@@ -40,7 +40,11 @@ const bind = (p: unknown): unknown =>
   p instanceof Uint8Array && !Buffer.isBuffer(p)
     ? Buffer.from(p.buffer, p.byteOffset, p.byteLength)
     : p;
-const cloned = (s: Statement): Statement => ({ sql: s.sql, rows: s.rows.map((r) => r.map(bind)) });
+/** A statement that came in a message, its blobs made bindable (built ingest rows already are). */
+const bindable = (s: Statement): Statement => ({
+  sql: s.sql,
+  rows: s.rows.map((r) => r.map(bind)),
+});
 
 const inTransaction = db.transaction((statements: readonly Statement[]) => {
   for (const s of statements) {
@@ -122,7 +126,7 @@ function handle(messages: WriterRequest[]): void {
     }
     (m.units ?? []).forEach((statements, i) => {
       reply.errors[i] = null;
-      units.push({ statements: statements.map(cloned), settle: (e) => (reply.errors[i] = e) });
+      units.push({ statements: statements.map(bindable), settle: (e) => (reply.errors[i] = e) });
     });
     if (m.ingest) builtUnits(rowBuilder.build(m.ingest), reply.ingest, units);
     replies.push(reply);
