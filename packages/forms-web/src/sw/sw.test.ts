@@ -231,7 +231,14 @@ describe('PWA', () => {
       expect(received[0]!.encoding).toBe('aes128gcm');
 
       await toggle.click(); // off: the server forgets the subscription
-      await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
+      // Unchecked is not enough: the switch is unchecked (and disabled) while the request is on its
+      // way; it is enabled again once the server has answered.
+      await expect
+        .poll(
+          async () =>
+            `${String(await toggle.isEnabled())} ${String(await toggle.getAttribute('aria-checked'))}`,
+        )
+        .toBe('true false');
       // The outbox rows are written with the submission: none is a push any more.
       const quiet = await stack.submit({ name: 'Quiet now', terms: true }, stack.url);
       const record = (await stack.submissions()).find((r) => r.id === quiet)!;
