@@ -71,12 +71,12 @@ export class FormStore {
     }
   }
 
-  /** `get` through a short cache: the ingest path's origin gate (see ReadCache). */
   /** `getCached`'s answer when it is in the cache, synchronously; else undefined. */
   peekCached(orgSlug: string, id: string): { value: Form | undefined } | undefined {
     return this.cache.peek(`${orgSlug}\n${id}`);
   }
 
+  /** `get` through a short cache: the ingest path's origin gate (see ReadCache). */
   async getCached(orgSlug: string, id: string): Promise<Form | undefined> {
     return this.cache.get(`${orgSlug}\n${id}`, () => this.get(orgSlug, id));
   }

@@ -10,12 +10,12 @@ export class PushStore {
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** `ofOrg` through a short cache: every ingest asks (see ReadCache). */
   /** `ofOrgCached`'s answer when it is in the cache, synchronously; else undefined. */
   peekOfOrg(orgSlug: string): PushSubscriptionRow[] | undefined {
     return this.cache.peek(orgSlug)?.value;
   }
 
+  /** `ofOrg` through a short cache: every ingest asks (see ReadCache). */
   async ofOrgCached(orgSlug: string): Promise<PushSubscriptionRow[]> {
     return this.cache.get(orgSlug, () => this.ofOrg(orgSlug));
   }
