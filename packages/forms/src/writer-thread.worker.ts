@@ -6,12 +6,13 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import SQLite from 'better-sqlite3';
 import { buildFromRequest } from './services/ingest.service.js';
 import { IngestRowBuilder } from './store/ingest-rows.js';
-import type {
-  BuiltBatch,
-  IngestResults,
-  Statement,
-  WriterReply,
-  WriterRequest,
+import {
+  errorText,
+  type BuiltBatch,
+  type IngestResults,
+  type Statement,
+  type WriterReply,
+  type WriterRequest,
 } from './store/writer-protocol.js';
 
 if (!parentPort) throw new Error('writer-thread.worker runs only as a worker thread');
@@ -59,9 +60,6 @@ interface Unit {
   settle: (error: string | null) => void;
 }
 
-const message = (err: unknown): string =>
-  err instanceof Error ? err.message : typeof err === 'string' ? err : 'write failed';
-
 /** A built batch's submissions as units; a failed commit takes the submission's id back. */
 function builtUnits(built: BuiltBatch, results: IngestResults, units: Unit[]): void {
   Object.assign(results, built.results);
@@ -91,7 +89,7 @@ function commit(units: Unit[]): void {
     for (const u of units) u.settle(null);
   } catch (err) {
     if (units.length === 1) {
-      units[0]?.settle(message(err));
+      units[0]?.settle(errorText(err, 'write failed'));
       return;
     }
     // One bad row must not fail the others: each in a transaction of its own.
@@ -100,7 +98,7 @@ function commit(units: Unit[]): void {
         inTransaction(u.statements);
         u.settle(null);
       } catch (e) {
-        u.settle(message(e));
+        u.settle(errorText(e, 'write failed'));
       }
     }
   }

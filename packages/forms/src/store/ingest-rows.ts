@@ -4,17 +4,15 @@ import { HttpError } from '@havn/shared';
 import { createIdGenerator } from '../ids.js';
 import type { SubmissionBuilder } from './group-commit.js';
 import { bindSlots } from './statement-template.js';
-import type {
-  BuiltBatch,
-  BuiltRows,
-  IngestBatch,
-  IngestBatchWire,
-  IngestResults,
-  TemplatePlan,
+import {
+  errorText,
+  type BuiltBatch,
+  type BuiltRows,
+  type IngestBatch,
+  type IngestBatchWire,
+  type IngestResults,
+  type TemplatePlan,
 } from './writer-protocol.js';
-
-const message = (err: unknown): string =>
-  err instanceof Error ? err.message : typeof err === 'string' ? err : 'ingest failed';
 
 const empty: BuiltRows = { sql: ['', ''], units: [] };
 
@@ -76,7 +74,9 @@ export class IngestRowBuilder {
         results.ids[i] = built.id;
       } catch (err) {
         results.refused[i] =
-          err instanceof HttpError ? [err.status, err.message] : [500, message(err)];
+          err instanceof HttpError
+            ? [err.status, err.message]
+            : [500, errorText(err, 'ingest failed')];
       }
     });
     return { rows, results };

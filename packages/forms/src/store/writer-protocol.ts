@@ -5,6 +5,11 @@ import type { TemplateSlot } from './statement-template.js';
 // The messages between the event loop and the writer thread (writer-thread.ts ↔
 // writer-thread.worker.ts). Plain data only: they cross by structured clone.
 
+/** An error as the text that crosses back to the event loop (`fallback` when it has none). */
+export function errorText(err: unknown, fallback: string): string {
+  return err instanceof Error ? err.message : typeof err === 'string' ? err : fallback;
+}
+
 /** One SQL text run once per row of parameters (the thread prepares each text once). */
 export interface Statement {
   sql: string;
