@@ -159,13 +159,10 @@ export class DeliveryStore {
 
   /** Fills in the webhook bodies built from their submission rows (see webhookPayload). */
   private async withPayloads(rows: DeliveryRow[]): Promise<DeliveryRow[]> {
-    const ids = [
-      ...new Set(
-        rows
-          .filter((r) => r.kind === 'webhook' && r.payload === WEBHOOK_PAYLOAD_FROM_SUBMISSION)
-          .map((r) => r.submissionId),
-      ),
-    ];
+    const fromSubmission = rows.filter(
+      (r) => r.kind === 'webhook' && r.payload === WEBHOOK_PAYLOAD_FROM_SUBMISSION,
+    );
+    const ids = [...new Set(fromSubmission.map((r) => r.submissionId))];
     if (ids.length === 0) return rows;
     const sources = await this.db
       .selectFrom('submissions')
@@ -173,11 +170,7 @@ export class DeliveryStore {
       .where('id', 'in', ids)
       .execute();
     const payloads = new Map(sources.map((s) => [s.id, webhookPayload(s)]));
-    for (const r of rows) {
-      if (r.kind === 'webhook' && r.payload === WEBHOOK_PAYLOAD_FROM_SUBMISSION) {
-        r.payload = payloads.get(r.submissionId) ?? r.payload;
-      }
-    }
+    for (const r of fromSubmission) r.payload = payloads.get(r.submissionId) ?? r.payload;
     return rows;
   }
 
