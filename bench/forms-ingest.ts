@@ -110,16 +110,18 @@ function syncLatency(dir: string): { p50: number; p99: number } {
 }
 
 /**
- * How many submissions the server stored, read from its database: autocannon's totals leave out
- * the requests still in flight when a run's time is up, which the server stored all the same.
+ * How many submissions the server has stored, read from its database: autocannon's totals leave
+ * out the requests still in flight when a run's time is up, which the server stores all the same.
  */
-function storedSubmissions(dir: string): number {
+function submissionCounter(dir: string): { count: () => number; close: () => void } {
   const db = openSqlite(join(dir, 'forms.sqlite'), { readonly: true });
-  try {
-    return Number(db.prepare('select count(*) from submissions').pluck().get());
-  } finally {
-    db.close();
-  }
+  const query = db.prepare('select count(*) from submissions').pluck();
+  return {
+    count: () => Number(query.get()),
+    close: () => {
+      db.close();
+    },
+  };
 }
 
 /** The measured run, after a warm-up. */
@@ -207,11 +209,14 @@ async function main(): Promise<void> {
     // Delivery yields to an ingest burst, so say how long the webhooks lag behind it: every
     // stored submission's webhook must arrive, timed from the end of the run.
     const deliveredDuringRun = delivered.size;
-    const stored = storedSubmissions(dir);
+    const submissions = submissionCounter(dir);
     const drainStart = performance.now();
+    let stored = submissions.count();
     while (delivered.size < stored && performance.now() - drainStart < 120_000) {
       await new Promise((r) => setTimeout(r, 50));
+      stored = submissions.count();
     }
+    submissions.close();
     const drainS = (performance.now() - drainStart) / 1000;
     console.log(
       `\nwebhooks: ${String(deliveredDuringRun)} received by the end of the run; ` +
