@@ -3,10 +3,15 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
   CamelCasePlugin,
+  CompiledQuery,
   Kysely,
   Migrator,
   SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
   type SqliteDatabase,
+  type SqliteDialectConfig,
   type SqliteStatement,
 } from 'kysely';
 import { migrationProvider } from './migrations.js';
@@ -34,7 +39,7 @@ export async function openSqliteDatabase(userDataDir: string): Promise<Kysely<Da
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin()],
   });
   const migrator = new Migrator({
@@ -47,6 +52,28 @@ export async function openSqliteDatabase(userDataDir: string): Promise<Kysely<Da
     throw error instanceof Error ? error : new Error('migration failed');
   }
   return db;
+}
+
+/**
+ * Transactions that take the write lock when they begin. A deferred transaction (SQLite's default,
+ * and Kysely's `begin`) that reads and then writes cannot upgrade its lock while the writer thread
+ * holds it: SQLite answers SQLITE_BUSY at once, without waiting `busy_timeout`, and the request
+ * answered 500. `BEGIN IMMEDIATE` waits for the lock up front, under `busy_timeout`.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly config: SqliteDialectConfig) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.config);
+  }
 }
 
 /**
