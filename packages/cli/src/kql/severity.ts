@@ -2,20 +2,22 @@
 // usage error (0-decisions §3), not the spec's silent "no filter".
 import { UsageError } from '../errors.js';
 
-const LEVELS: Readonly<Record<string, number>> = {
-  trace: 0,
-  verbose: 0,
-  info: 1,
-  information: 1,
-  warning: 2,
-  error: 3,
-  critical: 4,
-};
+// A Map, not an object literal: `LEVELS['constructor']` of a plain object is Object's own
+// constructor, which once reached the query as `severityLevel >= function Object() {…}`.
+const LEVELS: ReadonlyMap<string, number> = new Map([
+  ['trace', 0],
+  ['verbose', 0],
+  ['info', 1],
+  ['information', 1],
+  ['warning', 2],
+  ['error', 3],
+  ['critical', 4],
+]);
 
 const NAMES = ['Verbose', 'Information', 'Warning', 'Error', 'Critical'] as const;
 
 export function parseSeverity(value: string): number {
-  const level = LEVELS[value.trim().toLowerCase()];
+  const level = LEVELS.get(value.trim().toLowerCase());
   if (level === undefined) {
     throw new UsageError(
       `--severity must be one of Trace (or Verbose), Info (or Information), Warning, Error, Critical; got '${value}'.`,

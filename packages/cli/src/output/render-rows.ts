@@ -1,6 +1,7 @@
-// Writes rows in the chosen format. Json/jsonl/csv write data to stdout and nothing else: no
+// Writes rows in the chosen format. Json/jsonl/csv/tsv write data to stdout and nothing else: no
 // colour, no truncation, no notes (spec 3 §4.1 "no markup").
 import type { Row } from '../upstream/coerce.js';
+import { csv, tsv } from './delimited.js';
 import type { OutputFormat } from './format.js';
 import { renderTable } from './table.js';
 import type { RowView } from './view.js';
@@ -18,6 +19,8 @@ export function renderRows(
       return rows.map((r) => `${JSON.stringify(view.json(r))}\n`).join('');
     case 'csv':
       return csv(view, rows);
+    case 'tsv':
+      return tsv(view, rows);
     case 'table':
       return renderTable(
         view.columns,
@@ -25,26 +28,4 @@ export function renderRows(
         color,
       );
   }
-}
-
-// RFC 4180: CRLF line ends, fields with a comma, quote or line break are quoted, quotes doubled.
-function csv(view: RowView, rows: readonly Row[]): string {
-  const lines = [view.fields.map(csvField)];
-  for (const row of rows) {
-    const json = view.json(row);
-    lines.push(view.fields.map((f) => csvField(json[f])));
-  }
-  return lines.map((cells) => `${cells.join(',')}\r\n`).join('');
-}
-
-function csvField(value: unknown): string {
-  const text =
-    value === null || value === undefined
-      ? ''
-      : typeof value === 'string'
-        ? value
-        : typeof value === 'number' || typeof value === 'boolean'
-          ? String(value)
-          : JSON.stringify(value);
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

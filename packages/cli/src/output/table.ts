@@ -1,4 +1,6 @@
-// The rounded-border table of --format Table (spec 3 §4.1).
+// The rounded-border table of --format Table. Every cell and header is stripped of control
+// characters and escape sequences here, the last step before the terminal (docs/cli.md#safety).
+import { stripControls } from './safe-text.js';
 import { displayWidth, paint, type Tint } from './text.js';
 
 export interface Cell {
@@ -12,10 +14,16 @@ export interface TableColumn {
 }
 
 export function renderTable(
-  columns: readonly TableColumn[],
-  rows: readonly (readonly Cell[])[],
+  rawColumns: readonly TableColumn[],
+  rawRows: readonly (readonly Cell[])[],
   color: boolean,
 ): string {
+  const safe = (cell: Cell): Cell => ({
+    ...cell,
+    text: stripControls(cell.text).replace(/\t/g, ' '),
+  });
+  const columns = rawColumns.map((c) => ({ ...c, header: safe({ text: c.header }).text }));
+  const rows = rawRows.map((row) => row.map(safe));
   const widths = columns.map((column, i) =>
     Math.max(displayWidth(column.header), ...rows.map((row) => displayWidth(row[i]?.text ?? ''))),
   );

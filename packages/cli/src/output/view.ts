@@ -2,6 +2,7 @@
 // the whole untruncated value (spec 3 §2); only the table truncates.
 import type { Row } from '../upstream/coerce.js';
 import type { Cell, TableColumn } from './table.js';
+import { stripControls } from './safe-text.js';
 import { oneLine, truncate } from './text.js';
 
 export interface ViewColumn extends TableColumn {
@@ -33,7 +34,8 @@ export function textOf(value: unknown): string {
 
 /** A text cell on one line, cut to `max` characters with an ellipsis (spec 3 §8). */
 export function shortText(value: unknown, max?: number): Cell {
-  const text = oneLine(textOf(value));
+  // Stripped before cutting, so an escape sequence is never cut in half or counted as text.
+  const text = oneLine(stripControls(textOf(value)));
   return { text: max === undefined ? text : truncate(text, max) };
 }
 

@@ -1,6 +1,7 @@
 // Maps an error answer of the query API (`{ error: { code, message, innererror } }`) to a message
 // that names the cause and the fix (issue 7), always with the upstream's own text (0-decisions §3).
 import { CliError } from '../errors.js';
+import { stripControls } from '../output/safe-text.js';
 import { isRecord } from './coerce.js';
 
 export interface UpstreamError {
@@ -22,7 +23,8 @@ export function readUpstreamError(body: unknown): UpstreamError | undefined {
     }
     current = current.innererror;
   }
-  return { code, message: messages.join(': ') };
+  // The text reaches the terminal; the service may echo a value from the query or the data.
+  return { code: stripControls(code), message: stripControls(messages.join(': ')) };
 }
 
 export interface FailureContext {

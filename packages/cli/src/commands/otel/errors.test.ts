@@ -131,7 +131,7 @@ describe('havn otel errors', () => {
     expect(csv.code).toBe(0);
     expect(csv.stdout).toBe(
       'timestamp,cloud_RoleName,type,message,operation_Id\r\n' +
-        '2026-11-21T10:24:25Z,a,E,"say ""hi"", then\nleave",op1\r\n' +
+        '2026-11-21T10:24:25Z,a,E,"say ""hi"", then leave",op1\r\n' +
         '2026-11-21T10:24:24Z,b,F,plain,\r\n',
     );
   });
@@ -149,7 +149,7 @@ describe('havn otel errors', () => {
     [['--since', '0h'], '--since must be'],
     [['--limit', 'ten'], '--limit must be a whole number from 1 to 500000'],
     [['--limit', '0'], '--limit must be'],
-    [['--format', 'xml'], '--format must be Table, Json, Jsonl or Csv'],
+    [['--format', 'xml'], '--format must be Table, Json, Jsonl, Csv or Tsv'],
     [['--operation-id', '  '], '--operation-id must not be empty'],
     [['--nope'], "unknown option '--nope'"],
   ])('refuses %j with exit 2 and no request', async (args, message) => {

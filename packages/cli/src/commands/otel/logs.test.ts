@@ -90,12 +90,15 @@ describe('havn otel logs', () => {
     expect(r.stderr).toContain('| where severityLevel >= 3');
   });
 
-  it('refuses an unknown --severity with exit 2 naming the accepted names', async () => {
-    const r = await run('--severity', 'loud');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(
-      "--severity must be one of Trace (or Verbose), Info (or Information), Warning, Error, Critical; got 'loud'.",
-    );
-    expect(ctx.fake.requests).toHaveLength(0);
-  });
+  it.each(['loud', 'constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    'refuses --severity %s with exit 2 naming the accepted names',
+    async (name) => {
+      const r = await run('--severity', name);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `--severity must be one of Trace (or Verbose), Info (or Information), Warning, Error, Critical; got '${name}'.`,
+      );
+      expect(ctx.fake.requests).toHaveLength(0);
+    },
+  );
 });

@@ -22,7 +22,7 @@ export const APP_ARGUMENT = { name: '[APP]', description: 'only rows whose cloud
 
 export const FORMAT_OPTION: OptionSpec = {
   flags: '--format <FORMAT>',
-  description: 'Table, Json, Jsonl or Csv (case-insensitive)',
+  description: 'Table, Json, Jsonl, Csv or Tsv (case-insensitive)',
   default: 'Table',
 };
 
