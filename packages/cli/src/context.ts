@@ -10,6 +10,8 @@ export interface CliContext {
   readonly configDir: string;
   /** Colour is on only for a TTY and never with NO_COLOR (https://no-color.org). */
   readonly color: boolean;
+  /** The profile HAVN_PROFILE names; --profile wins over it (docs/cli.md#profiles). */
+  readonly profile: string | undefined;
   readonly stdout: TextSink;
   readonly stderr: TextSink;
   // A function: touching process.stdin creates the stream, which only `login --with-token` needs.

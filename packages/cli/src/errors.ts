@@ -19,7 +19,13 @@ export class UsageError extends CliError {
   }
 }
 
-// spec 3 §7, with <configure_command> and <sign_in_command> as 0-decisions §3 names them.
-export const NOT_CONFIGURED =
-  'Telemetry workspace is not configured.\nRun havn configure telemetry to configure.';
+/**
+ * The "not configured" message (docs/cli.md#errors-and-exit-codes). Its configure command works
+ * as printed once the placeholder is filled in, and names the profile when it is not the default.
+ */
+export function notConfigured(profile: string): string {
+  const select = profile === 'default' ? '' : ` --profile ${profile}`;
+  return `Telemetry workspace is not configured.\nRun havn configure telemetry${select} --app-id <application-id> to configure.`;
+}
+
 export const NOT_AUTHENTICATED = "Not authenticated. Run 'havn login' to sign in.";

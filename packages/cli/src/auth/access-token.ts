@@ -32,7 +32,9 @@ export async function accessTokenFor(ctx: CliContext, apiUrl: string): Promise<s
     // Renewal starts a few minutes early; until the token really expires, it still works.
     if (credential.expiresOn > now) return credential.accessToken;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CliError(`${NOT_AUTHENTICATED}\nThe stored sign-in could not be renewed: ${reason}`);
+    throw new CliError(
+      `${NOT_AUTHENTICATED}\nThe stored sign-in could not be renewed (${renewalSource(credential)}): ${reason}`,
+    );
   }
   await saveCredential(ctx.configDir, renewed);
   return renewed.accessToken;
@@ -54,6 +56,11 @@ async function renew(
     credential.homeAccountId,
   );
   return { ...credential, ...token };
+}
+
+/** Where a renewal goes, named in its error: the identity provider's host, or `az`. */
+function renewalSource(credential: Exclude<StoredCredential, { kind: 'token' }>): string {
+  return credential.kind === 'azure-cli' ? 'az' : new URL(credential.authority).host;
 }
 
 function sameApi(a: string, b: string): boolean {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeAppInsights } from '../test-support/fake-app-insights.js';
 import { FakeAuthority, selfSignedCertificate } from '../test-support/fake-authority.js';
-import { havn, tempConfigDir } from '../test-support/run-havn.js';
+import { TEST_APP_ID, havn, tempConfigDir } from '../test-support/run-havn.js';
 
 let certDir: string;
 let cert: string;
@@ -33,7 +33,7 @@ beforeEach(async () => {
   authority.tokenRequests.length = 0;
   authority.refuseRefresh = false;
   config = await tempConfigDir();
-  await run('configure', 'telemetry', '--app-id', 'app-1', '--api-url', api.url);
+  await run('configure', 'telemetry', '--app-id', TEST_APP_ID, '--api-url', api.url);
 });
 afterEach(async () => {
   await config.cleanup();
@@ -94,7 +94,17 @@ describe('havn login (device code)', () => {
     const q = await run('otel', 'errors');
     expect(q.code).toBe(1);
     expect(q.stderr.startsWith("Not authenticated. Run 'havn login' to sign in.\n")).toBe(true);
+    expect(q.stderr).toContain(
+      `The stored sign-in could not be renewed (${new URL(authority.base).host}):`,
+    );
     expect(api.requests).toHaveLength(0);
+  });
+
+  it('an unreachable identity provider: exit 1 naming the host it tried', async () => {
+    const r = await run('login', '--authority', 'https://127.0.0.1:9/tenant-x');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^Sign-in at 127\.0\.0\.1:9 failed: /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('refuses an http authority with exit 2', async () => {

@@ -3,6 +3,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { havn, tempConfigDir } from '../test-support/run-havn.js';
 
+const APP = '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
+const CONNECTION_STRING =
+  'InstrumentationKey=00000000-0000-0000-0000-000000000000;IngestionEndpoint=https://westeurope-5.in.applicationinsights.azure.com/;LiveEndpoint=https://westeurope.livediagnostics.monitor.azure.com/';
+
 let config: { dir: string; cleanup: () => Promise<void> };
 const run = (...args: string[]) =>
   havn(['configure', 'telemetry', ...args], { configDir: config.dir });
@@ -44,43 +48,74 @@ describe('havn configure telemetry', () => {
   });
 
   it('changes one setting and keeps the others', async () => {
-    await run('--app-id', 'first', '--resource-name', 'r');
+    await run('--app-id', APP, '--resource-name', 'r');
     expect((await run('--api-url', 'https://api.applicationinsights.azure.cn/')).code).toBe(0);
     const shown = await run('--show');
-    expect(shown.stdout).toContain('App ID:           first');
+    expect(shown.stdout).toContain(`App ID:           ${APP}`);
     expect(shown.stdout).toContain('Resource name:    r');
     expect(shown.stdout).toContain('API URL:          https://api.applicationinsights.azure.cn\n');
   });
 
   it('keeps the directory private', async () => {
-    await run('--app-id', 'a');
+    await run('--app-id', APP);
     expect((await stat(config.dir)).mode & 0o777).toBe(0o700);
   });
 
-  it('--show without a configuration: the spec message, exit 1', async () => {
+  it('--show without a configuration: not configured, and where the file would be', async () => {
     const r = await run('--show');
     expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'Telemetry workspace is not configured.\nRun havn configure telemetry to configure.\n',
+      'Telemetry workspace is not configured.\nRun havn configure telemetry --app-id <application-id> to configure.\n' +
+        `The configuration would be stored in ${join(config.dir, 'config.json')}.\n`,
     );
+  });
+
+  it('refuses a connection string with exit 2, explains it and saves nothing', async () => {
+    const r = await run('--app-id', CONNECTION_STRING);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--app-id was given a connection string');
+    expect(r.stderr).toContain('API Access > Application ID');
+    // The connection string is not echoed back.
+    expect(r.stderr).not.toContain('InstrumentationKey');
+    expect((await run('--show')).code).toBe(1);
   });
 
   it.each([
     [[], 'Give --app-id'],
     [['--resource-name', 'x'], '--app-id is required the first time'],
-    [['--app-id', ''], '--app-id must be a single non-empty word'],
-    [['--app-id', 'a', '--api-url', 'not a url'], '--api-url must be an absolute URL'],
-    [['--app-id', 'a', '--api-url', 'http://example.com'], '--api-url must use https'],
-    [['--app-id', 'a', '--api-url', 'https://x.io/?k=1'], 'must not carry a query'],
-  ])('refuses %j with exit 2', async (args, message) => {
+    [['--app-id', ''], '--app-id must be a GUID'],
+    [
+      ['--app-id', 'not-a-guid'],
+      "--app-id must be a GUID such as 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0; got 'not-a-guid'",
+    ],
+    [['--app-id', `${APP}0`], '--app-id must be a GUID'],
+    [['--app-id', APP, '--api-url', 'not a url'], '--api-url must be an absolute URL'],
+    [['--app-id', APP, '--api-url', 'http://example.com'], '--api-url must use https'],
+    [['--app-id', APP, '--api-url', 'https://x.io/?k=1'], 'must not carry a query'],
+    [['--app-id', APP, '--profile', '../etc'], '--profile must be 1 to 64 letters'],
+  ])('refuses %j with exit 2 and saves nothing', async (args, message) => {
     const r = await run(...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
+    expect((await run('--show')).code).toBe(1);
+  });
+
+  it('the not-configured hint works as printed, once the placeholder is filled in', async () => {
+    const r = await havn(['otel', 'errors'], { configDir: config.dir });
+    expect(r.code).toBe(1);
+    const hint = /^Run (havn configure telemetry .*) to configure\.$/m.exec(r.stderr)?.[1];
+    expect(hint).toBe('havn configure telemetry --app-id <application-id>');
+    const args = (hint ?? '').replace('<application-id>', APP).split(' ').slice(1);
+    const configured = await havn(args, { configDir: config.dir });
+    expect(configured.code).toBe(0);
+    expect((await run('--show')).stdout).toContain(`App ID:           ${APP}`);
   });
 
   it('every command has help with examples', async () => {
     for (const command of [
       ['configure', 'telemetry'],
+      ['configure', 'list'],
       ['login'],
       ['logout'],
       ['otel'],

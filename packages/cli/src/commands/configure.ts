@@ -1,15 +1,20 @@
-// `havn configure telemetry` (0-decisions §3): stores the global telemetry configuration that
-// every otel command reads first (spec 3 §2, §5 rule 1).
+// `havn configure telemetry` stores the telemetry configuration every otel command reads first,
+// one profile at a time; `havn configure list` shows the profiles (docs/cli.md#configure).
 import type { Command } from 'commander';
+import { parseAppId } from '../config/app-id.js';
 import {
   DEFAULT_API_URL,
+  DEFAULT_PROFILE,
   configPath,
+  listProfiles,
   loadTelemetryConfig,
+  parseProfileName,
   saveTelemetryConfig,
   type TelemetryConfig,
 } from '../config/telemetry-config.js';
 import type { CliContext } from '../context.js';
-import { CliError, NOT_CONFIGURED, UsageError } from '../errors.js';
+import { CliError, UsageError, notConfigured } from '../errors.js';
+import { renderTable } from '../output/table.js';
 
 interface ConfigureOptions {
   readonly appId?: string;
@@ -17,37 +22,51 @@ interface ConfigureOptions {
   readonly subscriptionId?: string;
   readonly apiUrl?: string;
   readonly show?: boolean;
+  readonly profile?: string;
 }
 
 export function registerConfigure(program: Command, ctx: CliContext): void {
   const configure = program
     .command('configure')
     .description('Store settings the other commands use.')
-    .addHelpText('after', '\nExample:\n  havn configure telemetry --app-id <application id>');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  havn configure telemetry --app-id <application-id>\n  havn configure list',
+    );
   configure
     .command('telemetry')
     .description('Set the Application Insights app that the otel commands query.')
-    .option('--app-id <ID>', 'Application ID (Azure portal: the resource > API Access)')
+    .option('--app-id <ID>', 'Application ID, a GUID (Azure portal: the resource > API Access)')
     .option('--resource-name <NAME>', 'Application Insights resource name (for your reference)')
     .option('--subscription-id <ID>', 'Azure subscription of the resource (for your reference)')
     .option('--api-url <URL>', `query API base URL (default ${DEFAULT_API_URL})`)
+    .option('--profile <NAME>', 'the profile to set (default: HAVN_PROFILE, else default)')
     .option('--show', 'print the stored configuration')
     .addHelpText(
       'after',
       `
 Examples:
   havn configure telemetry --app-id 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0 --resource-name shop-prod
+  havn configure telemetry --profile staging --app-id 5c4b3a29-1807-4f6e-9d5c-4b3a29180706
   havn configure telemetry --api-url https://api.applicationinsights.azure.cn   (Azure China)
   havn configure telemetry --show
 
-Changing one setting keeps the others; the first run needs --app-id.`,
+Changing one setting keeps the others; the first run of a profile needs --app-id.`,
     )
     .action(async (options: ConfigureOptions) => {
       await configureTelemetry(ctx, options);
     });
+  configure
+    .command('list')
+    .description('List the configured profiles.')
+    .addHelpText('after', '\nExample:\n  havn configure list')
+    .action(async () => {
+      await listConfigured(ctx);
+    });
 }
 
 async function configureTelemetry(ctx: CliContext, o: ConfigureOptions): Promise<void> {
+  const profile = parseProfileName(o.profile ?? ctx.profile ?? DEFAULT_PROFILE);
   const updating =
     o.appId !== undefined ||
     o.resourceName !== undefined ||
@@ -59,10 +78,12 @@ async function configureTelemetry(ctx: CliContext, o: ConfigureOptions): Promise
     );
   }
   if (updating) {
-    const current = await loadTelemetryConfig(ctx.configDir);
-    const appId = o.appId === undefined ? current?.appId : value(o.appId, '--app-id');
+    const current = await loadTelemetryConfig(ctx.configDir, profile);
+    const appId = o.appId === undefined ? current?.appId : parseAppId(o.appId);
     if (appId === undefined) {
-      throw new UsageError('--app-id is required the first time (no configuration is stored yet).');
+      throw new UsageError(
+        `--app-id is required the first time (profile '${profile}' has no configuration yet).`,
+      );
     }
     const resourceName =
       o.resourceName === undefined
@@ -78,14 +99,21 @@ async function configureTelemetry(ctx: CliContext, o: ConfigureOptions): Promise
       ...(subscriptionId === undefined ? {} : { subscriptionId }),
       apiUrl: o.apiUrl === undefined ? (current?.apiUrl ?? DEFAULT_API_URL) : apiUrlOf(o.apiUrl),
     };
-    const path = await saveTelemetryConfig(ctx.configDir, next);
-    if (o.show !== true) ctx.stderr.write(`Saved the telemetry configuration to ${path}.\n`);
+    const path = await saveTelemetryConfig(ctx.configDir, profile, next);
+    const which = profile === DEFAULT_PROFILE ? '' : ` (profile ${profile})`;
+    if (o.show !== true)
+      ctx.stderr.write(`Saved the telemetry configuration${which} to ${path}.\n`);
   }
   if (o.show === true) {
-    const config = await loadTelemetryConfig(ctx.configDir);
-    if (!config) throw new CliError(NOT_CONFIGURED);
+    const config = await loadTelemetryConfig(ctx.configDir, profile);
+    if (!config) {
+      throw new CliError(
+        `${notConfigured(profile)}\nThe configuration would be stored in ${configPath(ctx.configDir)}.`,
+      );
+    }
     ctx.stdout.write(
       [
+        `Profile:          ${profile}`,
         `App ID:           ${config.appId}`,
         `Resource name:    ${config.resourceName ?? '(not set)'}`,
         `Subscription ID:  ${config.subscriptionId ?? '(not set)'}`,
@@ -94,6 +122,41 @@ async function configureTelemetry(ctx: CliContext, o: ConfigureOptions): Promise
         '',
       ].join('\n'),
     );
+  }
+}
+
+async function listConfigured(ctx: CliContext): Promise<void> {
+  const profiles = await listProfiles(ctx.configDir);
+  const active = ctx.profile ?? DEFAULT_PROFILE;
+  if (profiles.length === 0) {
+    ctx.stderr.write(
+      `No profiles are configured; the configuration would be stored in ${configPath(ctx.configDir)}.\nRun havn configure telemetry --app-id <application-id> to configure.\n`,
+    );
+    return;
+  }
+  ctx.stdout.write(
+    renderTable(
+      [
+        { header: 'Profile' },
+        { header: 'App ID' },
+        { header: 'Resource name' },
+        { header: 'API URL' },
+      ],
+      profiles.map((p) => [
+        // As `az account list`: the profile commands use without --profile is marked.
+        {
+          text: `${p.name === active ? '* ' : '  '}${p.name}`,
+          tint: p.name === active ? 'bold' : undefined,
+        },
+        { text: p.telemetry.appId },
+        { text: p.telemetry.resourceName ?? '' },
+        { text: p.telemetry.apiUrl },
+      ]),
+      ctx.color,
+    ),
+  );
+  if (!profiles.some((p) => p.name === active)) {
+    ctx.stderr.write(`HAVN_PROFILE names '${active}', which is not configured.\n`);
   }
 }
 

@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_TOKEN, FakeAppInsights } from '../test-support/fake-app-insights.js';
-import { havn, jwtWithExpiry, tempConfigDir } from '../test-support/run-havn.js';
+import { TEST_APP_ID, havn, jwtWithExpiry, tempConfigDir } from '../test-support/run-havn.js';
 
 const NOT_AUTHENTICATED = "Not authenticated. Run 'havn login' to sign in.\n";
 
@@ -34,7 +34,7 @@ afterAll(async () => {
 beforeEach(async () => {
   fake.reset();
   config = await tempConfigDir();
-  await run(['configure', 'telemetry', '--app-id', 'app-1', '--api-url', fake.url]);
+  await run(['configure', 'telemetry', '--app-id', TEST_APP_ID, '--api-url', fake.url]);
 });
 afterEach(async () => {
   await config.cleanup();

@@ -5,7 +5,12 @@ import type { Command } from 'commander';
 import { DEFAULT_AUTHORITY_HOST, DEFAULT_CLIENT_ID, DEFAULT_TENANT } from '../auth/defaults.js';
 import { jwtExpiry } from '../auth/jwt-expiry.js';
 import { saveCredential, type StoredCredential } from '../config/credentials.js';
-import { DEFAULT_API_URL, loadTelemetryConfig } from '../config/telemetry-config.js';
+import {
+  DEFAULT_API_URL,
+  DEFAULT_PROFILE,
+  loadTelemetryConfig,
+  parseProfileName,
+} from '../config/telemetry-config.js';
 import type { CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 
@@ -15,6 +20,7 @@ interface LoginOptions {
   readonly tenant?: string;
   readonly clientId?: string;
   readonly authority?: string;
+  readonly profile?: string;
 }
 
 export function registerLogin(program: Command, ctx: CliContext): void {
@@ -29,6 +35,7 @@ export function registerLogin(program: Command, ctx: CliContext): void {
       '--authority <URL>',
       `identity provider authority URL (default ${DEFAULT_AUTHORITY_HOST}/<tenant>)`,
     )
+    .option('--profile <NAME>', "sign in for this profile's API URL (default: HAVN_PROFILE)")
     .addHelpText(
       'after',
       `
@@ -50,7 +57,8 @@ async function login(ctx: CliContext, o: LoginOptions): Promise<void> {
   if (o.withToken === true && o.azureCli === true) {
     throw new UsageError('Use either --with-token or --azure-cli, not both.');
   }
-  const config = await loadTelemetryConfig(ctx.configDir);
+  const profile = parseProfileName(o.profile ?? ctx.profile ?? DEFAULT_PROFILE);
+  const config = await loadTelemetryConfig(ctx.configDir, profile);
   const apiUrl = config?.apiUrl ?? DEFAULT_API_URL;
   let credential: StoredCredential;
   if (o.withToken === true) {
@@ -137,6 +145,7 @@ async function deviceCode(
   } catch (error) {
     if (error instanceof CliError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CliError(`Sign-in failed: ${reason}`);
+    // Name the host: "network_error: fetch failed" alone does not say what was unreachable.
+    throw new CliError(`Sign-in at ${new URL(authority).host} failed: ${reason}`);
   }
 }

@@ -22,4 +22,10 @@ describe('readEnvironment', () => {
     // no-color.org: an empty NO_COLOR does not count.
     expect(readEnvironment({ NO_COLOR: '' }, true, home).color).toBe(true);
   });
+
+  it('HAVN_PROFILE names the profile, empty counts as unset', () => {
+    expect(readEnvironment({ HAVN_PROFILE: 'staging' }, false, home).profile).toBe('staging');
+    expect(readEnvironment({ HAVN_PROFILE: '' }, false, home).profile).toBeUndefined();
+    expect(readEnvironment({}, false, home).profile).toBeUndefined();
+  });
 });

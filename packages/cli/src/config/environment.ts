@@ -1,13 +1,16 @@
-// The only reader of process.env (through main.ts). Spec 3 §1 says the otel group reads no
-// environment variables: no setting of a query (app id, token, API URL, options) comes from the
-// environment. What is read here is where the configuration lives (0-decisions §3) and whether
-// colour is wanted (NO_COLOR), which are conventions of the whole CLI, not otel settings.
+// The only reader of process.env (through main.ts). No setting of a query (app id, token, API URL,
+// options) comes from the environment (docs/cli.md#decisions-where-the-specification-is-silent).
+// What is read here is where the configuration lives, which profile of it to use (HAVN_PROFILE,
+// as AWS_PROFILE: it picks a stored configuration, it holds none) and whether colour is wanted
+// (NO_COLOR): conventions of the whole CLI.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 export interface Environment {
   readonly configDir: string;
   readonly color: boolean;
+  /** HAVN_PROFILE, when set and not empty; --profile wins over it. */
+  readonly profile: string | undefined;
 }
 
 export function readEnvironment(
@@ -22,7 +25,8 @@ export function readEnvironment(
       : join(home(), '.config', 'havn');
   // https://no-color.org: any non-empty NO_COLOR turns colour off.
   const color = stdoutIsTty === true && !nonEmpty(env.NO_COLOR);
-  return Object.freeze({ configDir, color });
+  const profile = nonEmpty(env.HAVN_PROFILE) ? env.HAVN_PROFILE : undefined;
+  return Object.freeze({ configDir, color, profile });
 }
 
 function nonEmpty(value: string | undefined): value is string {

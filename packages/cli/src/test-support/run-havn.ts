@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The Application ID the signed-in test configurations use (a GUID, as the CLI requires). */
+export const TEST_APP_ID = '5c4b3a29-1807-4f6e-9d5c-4b3a29180706';
+
 export const HAVN_BIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
 export interface HavnResult {
@@ -60,7 +63,7 @@ export async function signedInConfigDir(
 ): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const temp = await tempConfigDir();
   const configured = await havn(
-    ['configure', 'telemetry', '--app-id', 'app-1234', '--api-url', apiUrl],
+    ['configure', 'telemetry', '--app-id', TEST_APP_ID, '--api-url', apiUrl],
     { configDir: temp.dir },
   );
   if (configured.code !== 0) throw new Error(`configure failed: ${configured.stderr}`);

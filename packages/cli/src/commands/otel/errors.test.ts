@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_TOKEN, table } from '../../test-support/fake-app-insights.js';
-import { ANSI, havn } from '../../test-support/run-havn.js';
+import { ANSI, TEST_APP_ID, havn } from '../../test-support/run-havn.js';
 import { useSignedInFake } from '../../test-support/signed-in-fake.js';
 
 const COLUMNS = [
@@ -21,7 +21,7 @@ describe('havn otel errors', () => {
   it('posts the default query (exceptions, last hour, 20 rows, newest first) with the bearer token', async () => {
     const r = await run('--format', 'Json');
     expect(r.code).toBe(0);
-    expect(ctx.fake.last.path).toBe('/v1/apps/app-1234/query');
+    expect(ctx.fake.last.path).toBe(`/v1/apps/${TEST_APP_ID}/query`);
     expect(ctx.fake.last.headers.authorization).toBe(`Bearer ${FAKE_TOKEN}`);
     expect(ctx.fake.last.headers['content-type']).toBe('application/json');
     expect(ctx.fake.last.body).toEqual({
@@ -111,7 +111,7 @@ describe('havn otel errors', () => {
       },
     ]);
     // -v goes to stderr, never into the JSON.
-    expect(r.stderr).toContain('App ID: app-1234');
+    expect(r.stderr).toContain(`App ID: ${TEST_APP_ID}`);
     expect(r.stderr).toContain('Window: last 1 hour');
     expect(r.stderr).toContain('exceptions\n| where timestamp > ago(1h)');
   });

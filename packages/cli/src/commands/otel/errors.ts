@@ -39,7 +39,7 @@ Examples:
   havn otel errors --operation-id 4bf92f3577b34da6a3ce929d0e0e4736
   havn otel errors --format Json | jq '.[].message'`,
   run: (ctx, app, options) =>
-    runOtel(ctx, () => {
+    runOtel(ctx, options, () => {
       const s = parseListSettings(app, options);
       const operationId = optionalText(options, 'operationId', '--operation-id');
       return { ...s, view: errorsView, query: errorsQuery({ ...s, operationId }) };

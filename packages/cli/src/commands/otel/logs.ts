@@ -51,7 +51,7 @@ Examples:
   havn otel logs worker --since 30m
   havn otel logs --trace-id 4bf92f3577b34da6a3ce929d0e0e4736 --format jsonl`,
   run: (ctx, app, options) =>
-    runOtel(ctx, () => {
+    runOtel(ctx, options, () => {
       const s = parseListSettings(app, options);
       const severity = stringOption(options, 'severity');
       const query = logsQuery({

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAKE_TOKEN, table, upstreamError } from '../../test-support/fake-app-insights.js';
 import {
+  TEST_APP_ID,
   havn,
   jwtWithExpiry,
   signedInConfigDir,
@@ -13,7 +14,7 @@ import {
 import { useSignedInFake } from '../../test-support/signed-in-fake.js';
 
 const NOT_CONFIGURED =
-  'Telemetry workspace is not configured.\nRun havn configure telemetry to configure.\n';
+  'Telemetry workspace is not configured.\nRun havn configure telemetry --app-id <application-id> to configure.\n';
 const NOT_AUTHENTICATED = "Not authenticated. Run 'havn login' to sign in.\n";
 const STACK = /\n\s+at /;
 
@@ -42,7 +43,7 @@ describe('check order', () => {
   it('configured but never signed in: not authenticated, exit 1, no request', async () => {
     const dir = await tempConfigDir();
     try {
-      await havn(['configure', 'telemetry', '--app-id', 'a', '--api-url', ctx.fake.url], {
+      await havn(['configure', 'telemetry', '--app-id', TEST_APP_ID, '--api-url', ctx.fake.url], {
         configDir: dir.dir,
       });
       const r = await havn(['otel', 'logs'], { configDir: dir.dir });
@@ -142,7 +143,7 @@ describe('upstream answers', () => {
       404,
       'PathNotFoundError',
       'The requested path does not exist',
-      ["app 'app-1234'", 'Check the app id'],
+      [`app '${TEST_APP_ID}'`, 'Check the app id'],
     ],
     [500, 'InternalServerError', 'Something broke', ['Try again in a moment']],
   ])('maps %i %s to exit 1 with the cause and the fix', async (status, code, message, hints) => {
@@ -209,9 +210,12 @@ describe('upstream answers', () => {
   it('an unreachable API: exit 1 naming the address, no stack trace', async () => {
     const dir = await tempConfigDir();
     try {
-      await havn(['configure', 'telemetry', '--app-id', 'a', '--api-url', 'http://127.0.0.1:9'], {
-        configDir: dir.dir,
-      });
+      await havn(
+        ['configure', 'telemetry', '--app-id', TEST_APP_ID, '--api-url', 'http://127.0.0.1:9'],
+        {
+          configDir: dir.dir,
+        },
+      );
       await havn(['login', '--with-token'], { configDir: dir.dir, input: 'tok' });
       const r = await havn(['otel', 'errors'], { configDir: dir.dir });
       expect(r.code).toBe(1);

@@ -1,14 +1,14 @@
 // What every otel command does once its options are read (spec 3 §1, §5, §7): configuration
 // first, then the options, then the token, then the query, then the output.
 import { accessTokenFor } from '../../auth/access-token.js';
-import { loadTelemetryConfig } from '../../config/telemetry-config.js';
 import type { CliContext } from '../../context.js';
-import { CliError, NOT_CONFIGURED } from '../../errors.js';
 import type { TimeWindow } from '../../kql/since.js';
 import type { OutputFormat } from '../../output/format.js';
 import { renderRows } from '../../output/render-rows.js';
 import type { RowView } from '../../output/view.js';
 import { runQuery } from '../../upstream/query-client.js';
+import type { OptionValues } from './command-spec.js';
+import { resolveTarget } from './target.js';
 
 export interface OtelPlan {
   readonly query: string;
@@ -18,10 +18,13 @@ export interface OtelPlan {
   readonly view: RowView;
 }
 
-export async function runOtel(ctx: CliContext, plan: () => OtelPlan): Promise<void> {
-  // spec 3 §7: the application ID is checked before anything else.
-  const config = await loadTelemetryConfig(ctx.configDir);
-  if (!config) throw new CliError(NOT_CONFIGURED);
+export async function runOtel(
+  ctx: CliContext,
+  options: OptionValues,
+  plan: () => OtelPlan,
+): Promise<void> {
+  // The application ID is checked before anything else (docs/cli.md#errors-and-exit-codes).
+  const config = await resolveTarget(ctx, options);
   const p = plan();
   if (p.verbose) {
     const from = new Date(ctx.now() - p.window.ms).toISOString();

@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { DEFAULT_SINCE, parseSince, type TimeWindow } from '../../kql/since.js';
 import { parseFormat, type OutputFormat } from '../../output/format.js';
 import { stringOption, type OptionSpec, type OptionValues } from './command-spec.js';
+import { TARGET_OPTIONS } from './target.js';
 
 export interface ListSettings {
   readonly app: string | undefined;
@@ -42,6 +43,7 @@ export const LIST_OPTIONS: readonly OptionSpec[] = [
     flags: '-v, --verbose',
     description: 'print the app id, the time window and the query to stderr',
   },
+  ...TARGET_OPTIONS,
 ];
 
 export function parseListSettings(app: string | undefined, options: OptionValues): ListSettings {

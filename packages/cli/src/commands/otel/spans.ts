@@ -8,6 +8,7 @@ import { durationCell, shortText, successCell, timeCell, type RowView } from '..
 import { stringOption, type OtelCommandSpec } from './command-spec.js';
 import { runOtel } from './run-otel.js';
 import { FORMAT_OPTION } from './shared-options.js';
+import { TARGET_OPTIONS } from './target.js';
 import { successFields } from './traces.js';
 
 export const spansView: RowView = {
@@ -59,13 +60,14 @@ export const spansCommand: OtelCommandSpec = {
   options: [
     { flags: '--operation-id <ID>', description: 'the operation (trace) id; required' },
     FORMAT_OPTION,
+    ...TARGET_OPTIONS,
   ],
   examples: `
 Examples:
   havn otel spans --operation-id 4bf92f3577b34da6a3ce929d0e0e4736
   havn otel spans --operation-id 4bf92f3577b34da6a3ce929d0e0e4736 --format Json`,
   run: (ctx, _app, options) =>
-    runOtel(ctx, () => {
+    runOtel(ctx, options, () => {
       const operationId = stringOption(options, 'operationId')?.trim() ?? '';
       // spec 3 §7: missing or whitespace-only.
       if (operationId === '') throw new UsageError('--operation-id is required for spans');

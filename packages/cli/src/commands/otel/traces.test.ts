@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { table } from '../../test-support/fake-app-insights.js';
-import { ANSI, havn, havnOnTerminal } from '../../test-support/run-havn.js';
+import { ANSI, TEST_APP_ID, havn, havnOnTerminal } from '../../test-support/run-havn.js';
 import { useSignedInFake } from '../../test-support/signed-in-fake.js';
 
 const COLUMNS = [
@@ -80,7 +80,7 @@ describe('havn otel traces', () => {
   it('prints the query with -v (0-decisions §3: -v works on traces)', async () => {
     const r = await run('-v', '--has-error');
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('App ID: app-1234');
+    expect(r.stderr).toContain(`App ID: ${TEST_APP_ID}`);
     expect(r.stderr).toContain('| where success == false');
   });
 

@@ -65,7 +65,7 @@ Examples:
   havn otel traces api --has-error --since 6h
   havn otel traces --format csv --limit 500 > requests.csv`,
   run: (ctx, app, options) =>
-    runOtel(ctx, () => {
+    runOtel(ctx, options, () => {
       const s = parseListSettings(app, options);
       const query = tracesQuery({ ...s, hasError: options.hasError === true });
       return { ...s, view: tracesView, query };
