@@ -1,13 +1,35 @@
 import { defineConfig } from 'vitest/config';
 
+const forms = 'packages/forms/src/**/*.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
     // Real servers and real Chromium: give setup and tests room on a loaded two-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default', './scripts/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'havn',
+          include: ['packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: [forms, '**/node_modules/**'],
+        },
+      },
+      // The forms tests run twice, once on each store (docs/forms.md#postgresql): on SQLite, and
+      // on a throwaway PostgreSQL cluster this project's globalSetup starts and stops.
+      { extends: true, test: { name: 'forms-sqlite', include: [forms] } },
+      {
+        extends: true,
+        test: {
+          name: 'forms-postgres',
+          include: [forms],
+          globalSetup: ['packages/forms/src/test-support/postgres.global-setup.ts'],
+        },
+      },
+    ],
   },
 });

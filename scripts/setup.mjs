@@ -2,7 +2,7 @@
 // `npm run setup`: install what is missing, then build. Idempotent and fast when nothing changed.
 // Plain Node with no dependencies, because it runs before `npm ci` has filled node_modules.
 //
-//  1. Debian packages (Chromium, ffmpeg, fonts) through apt when absent and we are root;
+//  1. Debian packages (Chromium, ffmpeg, fonts, PostgreSQL for the forms tests) through apt when absent and we are root;
 //     otherwise a message naming the packages and the variables that point elsewhere.
 //  2. npm dependencies from the lockfile, re-installed only when a manifest or the lockfile changed.
 //  3. The build (tsc -b and the web assets), incremental.
@@ -23,6 +23,7 @@ export const SYSTEM_PACKAGES = [
   'fonts-liberation',
   'fonts-noto-color-emoji',
   'fonts-noto-cjk',
+  'postgresql',
 ];
 
 /** Which of `packages` dpkg does not list as installed; null where there is no dpkg. */

@@ -7,6 +7,8 @@ export interface FormsConfig {
   readonly port: number;
   readonly host: string;
   readonly userDataDir: string;
+  /** DATABASE_URL when it names PostgreSQL; undefined for the embedded SQLite store. */
+  readonly databaseUrl: string | undefined;
   /** Where the web app lives (WEB_DIR); may not exist yet (a placeholder page is served). */
   readonly webDir: string;
   readonly publicBaseUrl: string | undefined;
@@ -48,6 +50,30 @@ function isLevel(v: string): v is Level {
   return (levels as readonly string[]).includes(v);
 }
 
+/**
+ * DATABASE_URL: unset or `sqlite:` keeps the embedded SQLite store in USER_DATA_DIR; a
+ * `postgres://` (or `postgresql://`) URL with a host and a database name selects PostgreSQL.
+ */
+function postgresUrl(value: string | undefined, problems: string[]): string | undefined {
+  if (value === undefined || value.startsWith('sqlite:')) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (
+    url === undefined ||
+    (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') ||
+    url.hostname === '' ||
+    url.pathname.length < 2
+  ) {
+    problems.push('DATABASE_URL: must be postgres://user:password@host:port/database (or unset)');
+    return undefined;
+  }
+  return value;
+}
+
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): FormsConfig {
   const e = parseEnv(shape, env);
@@ -58,15 +84,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): F
   }
   const logLevel = e.LOG_LEVEL ?? 'info';
   if (!isLevel(logLevel)) problems.push(`LOG_LEVEL: must be one of ${levels.join(', ')}`);
-  if (e.DATABASE_URL !== undefined && !e.DATABASE_URL.startsWith('sqlite:')) {
-    // 0-decisions §2: a postgres:// URL selects PostgreSQL; that backend is not built yet.
-    problems.push('DATABASE_URL: only the embedded SQLite store is available in this version');
-  }
+  const databaseUrl = postgresUrl(e.DATABASE_URL, problems);
   if (problems.length > 0 || !isLevel(logLevel)) throw new ConfigError(problems);
   return Object.freeze({
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
     userDataDir: e.USER_DATA_DIR ?? './data/forms',
+    databaseUrl,
     webDir: e.WEB_DIR ?? defaultWebDir(),
     publicBaseUrl: e.PUBLIC_BASE_URL,
     adminToken: e.FORM_ADMIN_TOKEN,

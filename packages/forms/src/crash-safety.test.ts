@@ -7,6 +7,7 @@ import { expect, test } from 'vitest';
 import { buildFromRequest } from './services/ingest.service.js';
 import { openStore } from './store/store.js';
 import { adminToken, seedForm } from './test-support/forms-server.js';
+import { createTestDatabase, dropTestDatabase } from './test-support/test-database.js';
 
 const mainJs = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
@@ -15,12 +16,14 @@ const mainJs = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 test('SIGKILL during a burst loses no acknowledged submission', async () => {
   expect(existsSync(mainJs), 'build first: node scripts/build.mjs').toBe(true);
   const dir = mkdtempSync(join(tmpdir(), 'havn-forms-kill-'));
+  const databaseUrl = await createTestDatabase();
   const child = spawn(process.execPath, [mainJs], {
     env: {
       ...process.env,
       PORT: '0',
       HOST: '127.0.0.1',
       USER_DATA_DIR: dir,
+      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
       FORM_ADMIN_TOKEN: adminToken,
       INGEST_RATE_LIMIT_PER_MINUTE: '0',
       WEB_DIR: join(dir, 'none'),
@@ -66,7 +69,7 @@ test('SIGKILL during a burst loses no acknowledged submission', async () => {
     await Promise.all(load);
     await exited;
 
-    const store = await openStore(dir, buildFromRequest);
+    const store = await openStore({ userDataDir: dir, databaseUrl }, buildFromRequest);
     try {
       const missing: string[] = [];
       for (const id of acknowledged) {
@@ -80,18 +83,29 @@ test('SIGKILL during a burst loses no acknowledged submission', async () => {
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
+    await dropTestDatabase(databaseUrl);
   }
 });
 
-test('the server refuses a bad configuration naming the variable', async () => {
+async function startWithBadEnv(
+  env: Record<string, string>,
+): Promise<{ code: unknown; err: string }> {
   const child = spawn(process.execPath, [mainJs], {
-    env: { ...process.env, PORT: 'eighty', INGEST_RATE_LIMIT_PER_MINUTE: '-1' },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const code = await new Promise((r) => child.once('exit', r));
-  expect(code).toBe(2);
-  expect(err).toMatch(/PORT/);
-  expect(err).toMatch(/INGEST_RATE_LIMIT_PER_MINUTE/);
+  return { code, err };
+}
+
+test('the server refuses a bad configuration naming the variable', async () => {
+  const bad = await startWithBadEnv({ PORT: 'eighty', INGEST_RATE_LIMIT_PER_MINUTE: '-1' });
+  expect(bad.code).toBe(2);
+  expect(bad.err).toMatch(/PORT/);
+  expect(bad.err).toMatch(/INGEST_RATE_LIMIT_PER_MINUTE/);
+  const mysql = await startWithBadEnv({ DATABASE_URL: 'mysql://db.internal/forms' });
+  expect(mysql.code).toBe(2);
+  expect(mysql.err).toMatch(/DATABASE_URL: must be postgres:/);
 });

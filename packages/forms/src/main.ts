@@ -21,7 +21,7 @@ const log = createLogger({ name: 'havn-forms', level: config.logLevel });
 if (config.adminToken === undefined) {
   log.warn('FORM_ADMIN_TOKEN is not set: the admin API is OPEN to anyone who can reach it');
 }
-const store = await openStore(config.userDataDir, buildFromRequest);
+const store = await openStore(config, buildFromRequest);
 const app = await buildServer({
   config,
   log,

@@ -1,5 +1,4 @@
 import { request } from 'node:http';
-import { rmSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { buildFromRequest } from './services/ingest.service.js';
 import { openStore } from './store/store.js';
@@ -42,7 +41,7 @@ test('close answers every in-flight ingest, then stops accepting and closes the 
     await closing;
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     await expect(fetch(`${s.url}/api/health`)).rejects.toThrow(); // no longer accepting
-    const store = await openStore(s.dir, buildFromRequest);
+    const store = await openStore(s.location, buildFromRequest);
     try {
       for (const { id } of answers) {
         expect(await store.submissions.get('acme', 'contact', id)).toBeDefined();
@@ -51,6 +50,6 @@ test('close answers every in-flight ingest, then stops accepting and closes the 
       await store.close();
     }
   } finally {
-    rmSync(s.dir, { recursive: true, force: true });
+    await s.close();
   }
 });

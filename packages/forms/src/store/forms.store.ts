@@ -138,39 +138,34 @@ export class FormStore {
 
   /** Creates or replaces the form's metadata; versions the definition when it changed. */
   async put(orgSlug: string, id: string, write: FormWrite, now: string): Promise<Form> {
+    const values = {
+      name: write.name,
+      description: write.description,
+      allowedOrigins: JSON.stringify(write.allowedOrigins),
+      webhooks: JSON.stringify(write.webhooks),
+      updatedAt: now,
+    };
     return this.invalidating(
       orgSlug,
       id,
       this.db.transaction().execute(async (trx) => {
-        const existing = await trx
-          .selectFrom('forms')
-          .select(['definitionVersion', 'createdAt'])
+        // Write first, read after: the insert (a no-op when the form exists) and the update take
+        // the form's row lock, so two PUTs of one form on PostgreSQL cannot both read the same
+        // definition version and both store the next one.
+        await trx
+          .insertInto('forms')
+          .values({ ...values, orgSlug, id, definitionVersion: null, createdAt: now })
+          .onConflict((oc) => oc.columns(['orgSlug', 'id']).doNothing())
+          .execute();
+        await trx
+          .updateTable('forms')
+          .set(values)
           .where('orgSlug', '=', orgSlug)
           .where('id', '=', id)
-          .executeTakeFirst();
-        const version = existing?.definitionVersion ?? null;
-        const values = {
-          name: write.name,
-          description: write.description,
-          allowedOrigins: JSON.stringify(write.allowedOrigins),
-          webhooks: JSON.stringify(write.webhooks),
-          updatedAt: now,
-        };
-        if (existing) {
-          await trx
-            .updateTable('forms')
-            .set(values)
-            .where('orgSlug', '=', orgSlug)
-            .where('id', '=', id)
-            .execute();
-        } else {
-          await trx
-            .insertInto('forms')
-            .values({ ...values, orgSlug, id, definitionVersion: null, createdAt: now })
-            .execute();
-        }
+          .execute();
         if (write.definition !== undefined) {
-          await this.storeDefinition(trx, orgSlug, id, version, write.definition, now);
+          const { definitionVersion } = await this.lockedVersion(trx, orgSlug, id);
+          await this.storeDefinition(trx, orgSlug, id, definitionVersion, write.definition, now);
         }
         const row = await trx
           .selectFrom('forms')
@@ -194,16 +189,27 @@ export class FormStore {
       orgSlug,
       id,
       this.db.transaction().execute(async (trx) => {
-        const existing = await trx
-          .selectFrom('forms')
-          .select('definitionVersion')
+        const locked = await trx
+          .updateTable('forms')
+          .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
           .where('orgSlug', '=', orgSlug)
           .where('id', '=', id)
           .executeTakeFirst();
-        if (!existing) return undefined;
-        return this.storeDefinition(trx, orgSlug, id, existing.definitionVersion, definition, now);
+        if (locked.numUpdatedRows === 0n) return undefined;
+        const { definitionVersion } = await this.lockedVersion(trx, orgSlug, id);
+        return this.storeDefinition(trx, orgSlug, id, definitionVersion, definition, now);
       }),
     );
+  }
+
+  /** The form's current version, read after this transaction wrote (and so locked) its row. */
+  private async lockedVersion(trx: Transaction<Database>, orgSlug: string, id: string) {
+    return trx
+      .selectFrom('forms')
+      .select('definitionVersion')
+      .where('orgSlug', '=', orgSlug)
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
   }
 
   // spec 2 §9: an unchanged definition is not re-versioned (compared key-order-insensitively).

@@ -101,12 +101,13 @@ const deliveryChunk = 400; // 17 columns a row stays far below SQLite's 32766 bo
 /**
  * Group commit (issue 5): submissions that arrive while a commit is in progress wait for the next
  * one, and all of them share that one transaction and its one sync. `write` and `ingest` resolve
- * only after the commit returned, that is after the WAL was synced (`synchronous=FULL`).
+ * only after the commit returned, that is after the WAL was synced (SQLite's `synchronous=FULL`,
+ * PostgreSQL's `synchronous_commit=on`).
  *
  * With the writer thread, each turn of the event loop hands its batch over in one message (up to
  * `maxInFlight` batches in flight), ingest bodies as raw bytes the thread parses and builds rows
- * from, and the thread folds every batch waiting for it into its next commit; without it, each
- * body is parsed here and one Kysely transaction runs at a time.
+ * from, and the thread folds every batch waiting for it into its next commit; without it
+ * (PostgreSQL), each body is parsed here and each batch is one Kysely transaction.
  */
 export class GroupCommitWriter {
   private queue: Pending[] = [];
@@ -119,20 +120,22 @@ export class GroupCommitWriter {
   private templatesSent = false;
   private readonly newId = createIdGenerator(() => this.clock);
 
+  private readonly thread: WriterThread | undefined;
+  private readonly maxInFlight: number;
+
   /**
-   * `thread`, when given, runs the commits off the event loop (SQLite); otherwise they run as a
-   * Kysely transaction on `db` (any dialect).
+   * With a `thread` the commits run off the event loop (SQLite); otherwise each is a Kysely
+   * transaction on `db` (any dialect), up to `inFlight` at once.
    */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly onCommitted: () => void,
     private readonly build: SubmissionBuilder,
-    private readonly thread?: WriterThread,
+    commits: { thread: WriterThread } | { inFlight: number },
   ) {
-    this.maxInFlight = thread ? 8 : 1;
+    this.thread = 'thread' in commits ? commits.thread : undefined;
+    this.maxInFlight = 'thread' in commits ? 8 : commits.inFlight;
   }
-
-  private readonly maxInFlight: number;
 
   /** Stores rows already built. */
   write(write: SubmissionWrite): Promise<void> {

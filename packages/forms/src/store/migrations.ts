@@ -1,10 +1,40 @@
-import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import {
+  sql,
+  type ColumnDataType,
+  type Expression,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+} from 'kysely';
+import type { Database } from './schema.js';
+
+/** A column type as `addColumn` takes it. */
+type DataTypeExpression = ColumnDataType | Expression<unknown>;
 
 /** Column types that differ between the dialects; everything else is shared SQL. */
 export interface SqlTypes {
   readonly binary: 'blob' | 'bytea';
   readonly serial: 'integer' | 'serial';
+  /**
+   * Ids and slugs, which feeds order and page by: compared byte by byte on both dialects. SQLite
+   * does so by default; a PostgreSQL database's default collation may not (a locale's collation
+   * skips `-` and `_` at first), so its key columns are `COLLATE "C"`.
+   */
+  readonly key: (length: number) => DataTypeExpression;
 }
+
+export const sqliteTypes: SqlTypes = {
+  binary: 'blob',
+  serial: 'integer',
+  key: (length) => `varchar(${length})` as const,
+};
+
+export const postgresTypes: SqlTypes = {
+  binary: 'bytea',
+  serial: 'serial',
+  key: (length) => sql`varchar(${sql.raw(String(length))}) collate "C"`,
+};
 
 // Migrations are code, applied in name order at start (Kysely Migrator). Never edit one that has
 // shipped; add the next.
@@ -13,23 +43,23 @@ function initial(types: SqlTypes): Migration {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('orgs')
-        .addColumn('slug', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('slug', types.key(64), (c) => c.primaryKey())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
         .execute();
       await db.schema
         .createTable('org_tokens')
-        .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-        .addColumn('org_slug', 'varchar(64)', (c) => c.notNull())
+        .addColumn('id', types.key(40), (c) => c.primaryKey())
+        .addColumn('org_slug', types.key(64), (c) => c.notNull())
         .addColumn('label', 'text', (c) => c.notNull())
         .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .execute();
       await db.schema
         .createTable('forms')
-        .addColumn('org_slug', 'varchar(64)', (c) => c.notNull())
-        .addColumn('id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('org_slug', types.key(64), (c) => c.notNull())
+        .addColumn('id', types.key(64), (c) => c.notNull())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('description', 'text', (c) => c.notNull())
         .addColumn('allowed_origins', 'text', (c) => c.notNull())
@@ -41,8 +71,8 @@ function initial(types: SqlTypes): Migration {
         .execute();
       await db.schema
         .createTable('definitions')
-        .addColumn('org_slug', 'varchar(64)', (c) => c.notNull())
-        .addColumn('form_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('org_slug', types.key(64), (c) => c.notNull())
+        .addColumn('form_id', types.key(64), (c) => c.notNull())
         .addColumn('version', 'integer', (c) => c.notNull())
         .addColumn('definition', 'text', (c) => c.notNull())
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
@@ -50,9 +80,9 @@ function initial(types: SqlTypes): Migration {
         .execute();
       await db.schema
         .createTable('submissions')
-        .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-        .addColumn('org_slug', 'varchar(64)', (c) => c.notNull())
-        .addColumn('form_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('id', types.key(40), (c) => c.primaryKey())
+        .addColumn('org_slug', types.key(64), (c) => c.notNull())
+        .addColumn('form_id', types.key(64), (c) => c.notNull())
         .addColumn('received_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('read', 'integer', (c) => c.notNull())
         .addColumn('spam', 'integer', (c) => c.notNull())
@@ -78,14 +108,14 @@ function initial(types: SqlTypes): Migration {
         .execute();
       await db.schema
         .createTable('deliveries')
-        .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-        .addColumn('submission_id', 'varchar(40)', (c) => c.notNull())
-        .addColumn('org_slug', 'varchar(64)', (c) => c.notNull())
-        .addColumn('form_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('id', types.key(40), (c) => c.primaryKey())
+        .addColumn('submission_id', types.key(40), (c) => c.notNull())
+        .addColumn('org_slug', types.key(64), (c) => c.notNull())
+        .addColumn('form_id', types.key(64), (c) => c.notNull())
         .addColumn('kind', 'varchar(16)', (c) => c.notNull())
         .addColumn('target', 'text', (c) => c.notNull())
         .addColumn('webhook_secret', 'text')
-        .addColumn('push_subscription_id', 'varchar(40)')
+        .addColumn('push_subscription_id', types.key(40))
         .addColumn('payload', 'text', (c) => c.notNull())
         .addColumn('status', 'varchar(16)', (c) => c.notNull())
         .addColumn('attempts', 'integer', (c) => c.notNull())
@@ -111,7 +141,7 @@ function initial(types: SqlTypes): Migration {
         .addColumn('id', types.serial, (c) =>
           types.serial === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey(),
         )
-        .addColumn('delivery_id', 'varchar(40)', (c) => c.notNull())
+        .addColumn('delivery_id', types.key(40), (c) => c.notNull())
         .addColumn('attempted_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('status', 'integer')
         .addColumn('duration_ms', 'integer', (c) => c.notNull())
@@ -124,8 +154,8 @@ function initial(types: SqlTypes): Migration {
         .execute();
       await db.schema
         .createTable('push_subscriptions')
-        .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
-        .addColumn('org_slug', 'varchar(64)', (c) => c.notNull())
+        .addColumn('id', types.key(40), (c) => c.primaryKey())
+        .addColumn('org_slug', types.key(64), (c) => c.notNull())
         .addColumn('endpoint', 'text', (c) => c.notNull())
         .addColumn('p256dh', 'text', (c) => c.notNull())
         .addColumn('auth', 'text', (c) => c.notNull())
@@ -141,4 +171,19 @@ export function migrationProvider(types: SqlTypes): MigrationProvider {
   return {
     getMigrations: () => Promise.resolve({ '0001-initial': initial(types) }),
   };
+}
+
+/**
+ * Applies every migration not applied yet; on failure closes `db` and throws. On PostgreSQL the
+ * Migrator holds an advisory lock, so instances starting together migrate once.
+ */
+export async function migrateToLatest(db: Kysely<Database>, types: SqlTypes): Promise<void> {
+  const { error } = await new Migrator({
+    db,
+    provider: migrationProvider(types),
+  }).migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw error instanceof Error ? error : new Error('migration failed');
+  }
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { openSqliteDatabase, sqliteFile } from './database.js';
+import { openPostgresDatabase } from './postgres-database.js';
+import { openSqliteDatabase, sqliteFile } from './sqlite-database.js';
 import { DeliveryStore } from './deliveries.store.js';
 import { FormStore } from './forms.store.js';
 import { GroupCommitWriter, type SubmissionBuilder } from './group-commit.js';
@@ -9,9 +10,16 @@ import type { Database } from './schema.js';
 import { SubmissionStore } from './submissions.store.js';
 import { WriterThread } from './writer-thread.js';
 
+/** Where the data lives: SQLite in `userDataDir`, or the PostgreSQL database at `databaseUrl`. */
+export interface StoreLocation {
+  readonly userDataDir: string;
+  /** A postgres:// URL; undefined for the embedded SQLite store. */
+  readonly databaseUrl?: string | undefined;
+}
+
 /**
- * Everything the services need from storage. The parts are plain Kysely, so a PostgreSQL backend
- * (DATABASE_URL, 0-decisions §2) only needs its own `open…Database`.
+ * Everything the services need from storage. The parts are plain Kysely on either dialect; what
+ * differs (the connection, the column types, the writer thread) is decided in `openStore`.
  */
 export interface Store {
   readonly orgs: OrgStore;
@@ -25,19 +33,20 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function createStore(
+function createStore(
   db: Kysely<Database>,
   build: SubmissionBuilder,
-  thread?: WriterThread,
+  commits: { thread: WriterThread } | { inFlight: number },
 ): Store {
   const listeners: (() => void)[] = [];
+  const thread = 'thread' in commits ? commits.thread : undefined;
   const writer = new GroupCommitWriter(
     db,
     () => {
       for (const l of listeners) l();
     },
     build,
-    thread,
+    commits,
   );
   return {
     orgs: new OrgStore(db),
@@ -55,11 +64,25 @@ export function createStore(
   };
 }
 
+// PostgreSQL group commits in flight at once, each on its own pooled connection: while one waits
+// for its WAL flush the next batch is already being sent.
+const postgresCommitsInFlight = 4;
+
 /**
- * The embedded store: SQLite in USER_DATA_DIR. Ingest rows are built by `build` (on the event loop
- * when there is no writer thread); the writer thread's entry builds them with the same rules.
+ * Opens the store at `location` (a bare string is a USER_DATA_DIR for SQLite). SQLite commits on
+ * the writer thread, which builds the ingest rows with the same rules as `build`; PostgreSQL
+ * builds them with `build` on the event loop and group-commits on pooled connections.
  */
-export async function openStore(userDataDir: string, build: SubmissionBuilder): Promise<Store> {
+export async function openStore(
+  location: StoreLocation | string,
+  build: SubmissionBuilder,
+): Promise<Store> {
+  const { userDataDir, databaseUrl } =
+    typeof location === 'string' ? { userDataDir: location, databaseUrl: undefined } : location;
+  if (databaseUrl !== undefined) {
+    const db = await openPostgresDatabase(databaseUrl);
+    return createStore(db, build, { inFlight: postgresCommitsInFlight });
+  }
   const db = await openSqliteDatabase(userDataDir);
-  return createStore(db, build, new WriterThread(sqliteFile(userDataDir)));
+  return createStore(db, build, { thread: new WriterThread(sqliteFile(userDataDir)) });
 }

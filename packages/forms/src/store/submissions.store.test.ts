@@ -4,15 +4,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createIdGenerator } from '../ids.js';
 import { buildFromRequest } from '../services/ingest.service.js';
+import { createTestDatabase, dropTestDatabase } from '../test-support/test-database.js';
 import { openStore, type Store } from './store.js';
 
 let dir: string;
+let databaseUrl: string | undefined;
 let store: Store;
 const ids: string[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'havn-store-'));
-  store = await openStore(dir, buildFromRequest);
+  databaseUrl = await createTestDatabase();
+  store = await openStore({ userDataDir: dir, databaseUrl }, buildFromRequest);
   const newId = createIdGenerator();
   // Concurrent writes share group commits; each resolves only once its row is stored.
   await Promise.all(
@@ -45,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await store.close();
   rmSync(dir, { recursive: true, force: true });
+  await dropTestDatabase(databaseUrl);
 });
 
 test('the export reads every submission in order across pages', async () => {

@@ -7,7 +7,8 @@ import type { App } from '../routes/app.js';
 import { buildServer, type ServerDeps } from '../server.js';
 import { loadOrCreateVapidKeys } from '../services/vapid-keys.js';
 import { buildFromRequest } from '../services/ingest.service.js';
-import { openStore, type Store } from '../store/store.js';
+import { openStore, type Store, type StoreLocation } from '../store/store.js';
+import { createTestDatabase, dropTestDatabase } from './test-database.js';
 
 export const adminToken = 'test-admin-token-0123456789';
 
@@ -15,6 +16,8 @@ export interface RunningForms {
   app: App;
   url: string;
   dir: string;
+  /** The data directory and, on PostgreSQL, the database: open it again to look inside. */
+  location: StoreLocation;
   store: Store;
   /** Closes the server (keeps the data directory). */
   stop(): Promise<void>;
@@ -22,7 +25,14 @@ export interface RunningForms {
   close(): Promise<void>;
 }
 
-/** A real forms server on 127.0.0.1, port 0, with its SQLite file in a temp dir. */
+// The database of each data directory a test made, so a server started again on the same
+// directory (a restart) finds the same data on PostgreSQL too.
+const databases = new Map<string, string | undefined>();
+
+/**
+ * A real forms server on 127.0.0.1, port 0, with its data directory in a temp dir and its store
+ * the one under test (storeUnderTest): SQLite in that directory, or a new PostgreSQL database.
+ */
 export async function startForms(
   options: {
     config?: Partial<FormsConfig>;
@@ -31,15 +41,18 @@ export async function startForms(
   } = {},
 ): Promise<RunningForms> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'havn-forms-'));
+  if (!databases.has(dir)) databases.set(dir, await createTestDatabase());
+  const location: StoreLocation = { userDataDir: dir, databaseUrl: databases.get(dir) };
   const config = configWith({
     userDataDir: dir,
+    databaseUrl: location.databaseUrl,
     adminToken,
     webDir: join(dir, 'no-web-dir'),
     allowPrivateWebhooks: true,
     ...options.config,
   });
   const log = createLogger({ name: 'forms-test', level: 'silent' });
-  const store = await openStore(dir, buildFromRequest);
+  const store = await openStore(location, buildFromRequest);
   const app = await buildServer({
     config,
     log,
@@ -58,11 +71,16 @@ export async function startForms(
     app,
     url,
     dir,
+    location,
     store,
     stop,
     close: async () => {
       await stop();
-      if (!options.dir) rmSync(dir, { recursive: true, force: true });
+      if (!options.dir) {
+        rmSync(dir, { recursive: true, force: true });
+        databases.delete(dir);
+        await dropTestDatabase(location.databaseUrl);
+      }
     },
   };
 }

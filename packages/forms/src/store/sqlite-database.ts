@@ -5,7 +5,6 @@ import {
   CamelCasePlugin,
   CompiledQuery,
   Kysely,
-  Migrator,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
@@ -14,7 +13,7 @@ import {
   type SqliteDialectConfig,
   type SqliteStatement,
 } from 'kysely';
-import { migrationProvider } from './migrations.js';
+import { migrateToLatest, sqliteTypes } from './migrations.js';
 import type { Database } from './schema.js';
 
 export function sqliteFile(userDataDir: string): string {
@@ -23,9 +22,8 @@ export function sqliteFile(userDataDir: string): string {
 
 /**
  * Opens (creating if needed) the SQLite database in `userDataDir` and applies the migrations.
- * The only SQLite-specific code of the store: WAL so readers never wait for the writer, and
- * `synchronous=FULL` so a commit is on disk (WAL synced) before it returns (issue 5: answer 200 only
- * after the row is durable).
+ * WAL so readers never wait for the writer, and `synchronous=FULL` so a commit is on disk (WAL
+ * synced) before it returns: the 200 of an ingest follows its durable row (docs/forms.md).
  */
 export async function openSqliteDatabase(userDataDir: string): Promise<Kysely<Database>> {
   mkdirSync(userDataDir, { recursive: true, mode: 0o700 });
@@ -42,15 +40,7 @@ export async function openSqliteDatabase(userDataDir: string): Promise<Kysely<Da
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin()],
   });
-  const migrator = new Migrator({
-    db,
-    provider: migrationProvider({ binary: 'blob', serial: 'integer' }),
-  });
-  const { error } = await migrator.migrateToLatest();
-  if (error) {
-    await db.destroy();
-    throw error instanceof Error ? error : new Error('migration failed');
-  }
+  await migrateToLatest(db, sqliteTypes);
   return db;
 }
 
