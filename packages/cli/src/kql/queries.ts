@@ -31,7 +31,7 @@ export interface SpansQueryOptions {
 export function errorsQuery(o: ErrorsQueryOptions): string {
   return lines(
     'exceptions',
-    `| where timestamp > ago(${o.window.kql})`,
+    `| where ${o.window.where}`,
     appFilter(o.app),
     o.operationId === undefined
       ? undefined
@@ -45,7 +45,7 @@ export function errorsQuery(o: ErrorsQueryOptions): string {
 export function tracesQuery(o: TracesQueryOptions): string {
   return lines(
     'requests',
-    `| where timestamp > ago(${o.window.kql})`,
+    `| where ${o.window.where}`,
     appFilter(o.app),
     o.hasError ? '| where success == false' : undefined,
     '| order by timestamp desc',
@@ -57,7 +57,7 @@ export function tracesQuery(o: TracesQueryOptions): string {
 export function logsQuery(o: LogsQueryOptions): string {
   return lines(
     'traces',
-    `| where timestamp > ago(${o.window.kql})`,
+    `| where ${o.window.where}`,
     appFilter(o.app),
     // spec 3 §4.4: a minimum, so Warning also returns Error and Critical.
     o.minSeverity === undefined ? undefined : `| where severityLevel >= ${String(o.minSeverity)}`,
@@ -74,7 +74,7 @@ export function logsQuery(o: LogsQueryOptions): string {
 export function spansQuery(o: SpansQueryOptions): string {
   return lines(
     'dependencies',
-    `| where timestamp > ago(${o.window.kql})`,
+    `| where ${o.window.where}`,
     `| where operation_Id == ${kqlString(o.operationId, '--operation-id')}`,
     // spec 3 §4.5: oldest first, no row cap.
     '| order by timestamp asc',

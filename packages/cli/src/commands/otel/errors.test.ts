@@ -112,7 +112,7 @@ describe('havn otel errors', () => {
     ]);
     // -v goes to stderr, never into the JSON.
     expect(r.stderr).toContain(`App ID: ${TEST_APP_ID}`);
-    expect(r.stderr).toContain('Window: last 1 hour');
+    expect(r.stderr).toContain('(last 1 hour, timespan PT1H)');
     expect(r.stderr).toContain('exceptions\n| where timestamp > ago(1h)');
   });
 
@@ -158,5 +158,56 @@ describe('havn otel errors', () => {
     expect(r.stderr).toContain(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(ctx.fake.requests).toHaveLength(0);
+  });
+});
+
+describe('time windows and cut results', () => {
+  it('--from/--to: the range in the KQL and as the timespan interval; -v shows it', async () => {
+    const r = await run('--from', '2026-11-21T10:00:00Z', '--to', '2026-11-21T11:30', '-v');
+    expect(r.code).toBe(0);
+    const range = '2026-11-21T10:00:00.000Z to 2026-11-21T11:30:00.000Z';
+    expect(r.stderr).toContain(`Window: ${range} (window ${range}, timespan `);
+    expect(String(ctx.fake.last.body.query)).toContain(
+      '| where timestamp >= datetime(2026-11-21T10:00:00.000Z) and timestamp < datetime(2026-11-21T11:30:00.000Z)',
+    );
+    expect(ctx.fake.last.body.timespan).toBe('2026-11-21T10:00:00.000Z/2026-11-21T11:30:00.000Z');
+    expect(r.stderr).toContain(`No exceptions in the window ${range}.`);
+  });
+
+  it('-v shows the effective window of --since as times too', async () => {
+    const before = Date.now();
+    const r = await run('--since', '2h', '-v');
+    const match = /^Window: (\S+) to (\S+) \(last 2 hours, timespan PT2H\)$/m.exec(r.stderr);
+    expect(match).not.toBeNull();
+    const [from, to] = [Date.parse(match?.[1] ?? ''), Date.parse(match?.[2] ?? '')];
+    expect(to - from).toBe(2 * 3_600_000);
+    expect(to).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it.each([
+    [['--since', '1h', '--from', '2h'], 'Give --since or --from, not both.'],
+    [['--from', 'yesterday'], '--from must be an ISO 8601 time'],
+    [['--from', '1h', '--to', '2h'], '--from must be before --to'],
+  ])('refuses %j with exit 2 and no request', async (args, message) => {
+    const r = await run(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(ctx.fake.requests).toHaveLength(0);
+  });
+
+  it('warns on stderr when the result reaches --limit, and not below it', async () => {
+    const rows = [
+      ['2026-11-21T10:00:02Z', 'a', 'E', 'one', 'op1'],
+      ['2026-11-21T10:00:01Z', 'a', 'E', 'two', 'op2'],
+    ];
+    ctx.fake.fallback = { body: table(COLUMNS, rows) };
+    const cut = await run('--limit', '2', '--format', 'Json');
+    expect(cut.code).toBe(0);
+    expect(JSON.parse(cut.stdout)).toHaveLength(2);
+    expect(cut.stderr).toBe(
+      'Warning: 2 rows, the --limit: older rows may have been left out. Raise --limit or narrow the window.\n',
+    );
+    const whole = await run('--limit', '3', '--format', 'Json');
+    expect(whole.stderr).toBe('');
   });
 });

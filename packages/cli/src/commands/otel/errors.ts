@@ -40,7 +40,7 @@ Examples:
   havn otel errors --format Json | jq '.[].message'`,
   run: (ctx, app, options) =>
     runOtel(ctx, options, () => {
-      const s = parseListSettings(app, options);
+      const s = parseListSettings(app, options, ctx.now());
       const operationId = optionalText(options, 'operationId', '--operation-id');
       return { ...s, view: errorsView, query: errorsQuery({ ...s, operationId }) };
     }),

@@ -52,7 +52,7 @@ Examples:
   havn otel logs --trace-id 4bf92f3577b34da6a3ce929d0e0e4736 --format jsonl`,
   run: (ctx, app, options) =>
     runOtel(ctx, options, () => {
-      const s = parseListSettings(app, options);
+      const s = parseListSettings(app, options, ctx.now());
       const severity = stringOption(options, 'severity');
       const query = logsQuery({
         ...s,

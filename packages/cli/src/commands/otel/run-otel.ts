@@ -2,7 +2,7 @@
 // first, then the options, then the token, then the query, then the output.
 import { accessTokenFor } from '../../auth/access-token.js';
 import type { CliContext } from '../../context.js';
-import type { TimeWindow } from '../../kql/since.js';
+import { windowBounds, type TimeWindow } from '../../kql/since.js';
 import type { OutputFormat } from '../../output/format.js';
 import { renderRows } from '../../output/render-rows.js';
 import type { RowView } from '../../output/view.js';
@@ -16,7 +16,12 @@ export interface OtelPlan {
   readonly format: OutputFormat;
   readonly verbose: boolean;
   readonly view: RowView;
+  /** The row cap the query applies (--limit); reaching it earns a warning. */
+  readonly limit?: number;
 }
+
+/** The query API returns at most this many rows. */
+const API_ROW_LIMIT = 500_000;
 
 export async function runOtel(
   ctx: CliContext,
@@ -27,9 +32,10 @@ export async function runOtel(
   const config = await resolveTarget(ctx, options);
   const p = plan();
   if (p.verbose) {
-    const from = new Date(ctx.now() - p.window.ms).toISOString();
+    const { from, to } = windowBounds(p.window, ctx.now());
+    const which = config.profile === 'default' ? '' : ` (profile ${config.profile})`;
     ctx.stderr.write(
-      `App ID: ${config.appId}\nWindow: ${p.window.text} (since ${from}, timespan ${p.window.iso})\nQuery:\n${p.query}\n`,
+      `App ID: ${config.appId}${which}\nWindow: ${from} to ${to} (${p.window.text}, timespan ${p.window.iso})\nQuery:\n${p.query}\n`,
     );
   }
   const accessToken = await accessTokenFor(ctx, config.apiUrl);
@@ -47,9 +53,23 @@ export async function runOtel(
   if (result.warning !== undefined) {
     ctx.stderr.write(`Warning: the results may be incomplete (${result.warning})\n`);
   }
+  warnIfCut(ctx, result.rows.length, p.limit);
   if (p.format === 'table' && result.rows.length === 0) {
     ctx.stderr.write(`No ${p.view.noun} in the ${p.window.text}.\n`);
     return;
   }
   ctx.stdout.write(renderRows(p.format, p.view, result.rows, ctx.color));
+}
+
+/** A result as long as its cap may have been cut: say so on stderr (docs/cli.md#time-windows). */
+export function warnIfCut(ctx: CliContext, rows: number, limit: number | undefined): void {
+  if (limit !== undefined && rows >= limit) {
+    ctx.stderr.write(
+      `Warning: ${String(rows)} rows, the --limit: older rows may have been left out. Raise --limit or narrow the window.\n`,
+    );
+  } else if (rows >= API_ROW_LIMIT) {
+    ctx.stderr.write(
+      `Warning: ${String(rows)} rows, the query API's row limit: the result may be cut. Narrow the window or summarize.\n`,
+    );
+  }
 }

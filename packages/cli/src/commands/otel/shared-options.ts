@@ -2,7 +2,7 @@
 // the action, after the configuration check, because spec 3 §7 checks the configuration before
 // anything else.
 import { UsageError } from '../../errors.js';
-import { DEFAULT_SINCE, parseSince, type TimeWindow } from '../../kql/since.js';
+import { DEFAULT_SINCE, parseWindow, type TimeWindow } from '../../kql/since.js';
 import { parseFormat, type OutputFormat } from '../../output/format.js';
 import { stringOption, type OptionSpec, type OptionValues } from './command-spec.js';
 import { TARGET_OPTIONS } from './target.js';
@@ -27,12 +27,23 @@ export const FORMAT_OPTION: OptionSpec = {
   default: 'Table',
 };
 
+/** --since, --from, --to. --since has no commander default, so that --from beside it shows. */
+export function windowOptions(defaultSince: string): readonly OptionSpec[] {
+  return [
+    {
+      flags: '--since <DURATION>',
+      description: `how far back: a number followed by d, h or m (default: ${defaultSince})`,
+    },
+    {
+      flags: '--from <TIME>',
+      description: 'start: ISO 8601 (UTC unless a zone is given) or relative (now-2h, 2h)',
+    },
+    { flags: '--to <TIME>', description: 'end, as --from (default: now)' },
+  ];
+}
+
 export const LIST_OPTIONS: readonly OptionSpec[] = [
-  {
-    flags: '--since <DURATION>',
-    description: 'how far back: a number followed by d, h or m',
-    default: DEFAULT_SINCE,
-  },
+  ...windowOptions(DEFAULT_SINCE),
   {
     flags: '--limit <COUNT>',
     description: 'maximum number of rows',
@@ -46,14 +57,30 @@ export const LIST_OPTIONS: readonly OptionSpec[] = [
   ...TARGET_OPTIONS,
 ];
 
-export function parseListSettings(app: string | undefined, options: OptionValues): ListSettings {
+export function parseListSettings(
+  app: string | undefined,
+  options: OptionValues,
+  now: number,
+): ListSettings {
   return {
     app: app === undefined ? undefined : requiredText(app, 'APP'),
-    window: parseSince(stringOption(options, 'since') ?? DEFAULT_SINCE),
+    window: windowOf(options, now, DEFAULT_SINCE),
     limit: parseLimit(stringOption(options, 'limit') ?? String(DEFAULT_LIMIT)),
     format: parseFormat(stringOption(options, 'format') ?? 'Table'),
     verbose: options.verbose === true,
   };
+}
+
+export function windowOf(options: OptionValues, now: number, defaultSince: string): TimeWindow {
+  return parseWindow(
+    {
+      since: stringOption(options, 'since'),
+      from: stringOption(options, 'from'),
+      to: stringOption(options, 'to'),
+    },
+    now,
+    defaultSince,
+  );
 }
 
 /** An optional filter value: undefined when absent, refused when blank. */

@@ -66,7 +66,7 @@ Examples:
   havn otel traces --format csv --limit 500 > requests.csv`,
   run: (ctx, app, options) =>
     runOtel(ctx, options, () => {
-      const s = parseListSettings(app, options);
+      const s = parseListSettings(app, options, ctx.now());
       const query = tracesQuery({ ...s, hasError: options.hasError === true });
       return { ...s, view: tracesView, query };
     }),
