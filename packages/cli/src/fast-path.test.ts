@@ -42,6 +42,8 @@ describe('fast path and commander agree', () => {
     [['logs', 'worker', '--severity', 'Warning', '--trace-id', 't', '--verbose']],
     [['spans', '--operation-id', 'op-1', '--format=csv']],
     [['logs', '--severity', 'nope']],
+    [['query', 'traces | take n', '--param', 'n=1', '--param=m=2', '--format', 'csv']],
+    [['query']],
     [['spans']],
   ])('otel %j', async (args) => {
     const fast = await havn(['otel', ...args], { configDir: ctx.configDir });

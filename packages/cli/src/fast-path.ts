@@ -11,8 +11,12 @@ export async function tryFastPath(argv: readonly string[], ctx: CliContext): Pro
   if (argv[0] !== 'otel') return false;
   const spec = OTEL_COMMANDS.find((c) => c.name === argv[1]);
   if (!spec) return false;
-  const flags = spec.options.map((o) => ({ ...parseFlags(o.flags), default: o.default }));
-  const values: Record<string, string | boolean | undefined> = {};
+  const flags = spec.options.map((o) => ({
+    ...parseFlags(o.flags),
+    default: o.default,
+    repeatable: o.repeatable === true,
+  }));
+  const values: Record<string, string | boolean | string[] | undefined> = {};
   for (const f of flags) if (f.default !== undefined) values[f.key] = f.default;
   let positional: string | undefined;
   const rest = argv.slice(2);
@@ -30,12 +34,15 @@ export async function tryFastPath(argv: readonly string[], ctx: CliContext): Pro
       }
       const value = eq === -1 ? rest[++i] : arg.slice(eq + 1);
       if (value === undefined || (eq === -1 && value.startsWith('-'))) return false;
-      values[flag.key] = value;
+      const list = values[flag.key];
+      values[flag.key] = flag.repeatable ? [...(Array.isArray(list) ? list : []), value] : value;
     } else {
       if (!spec.argument || positional !== undefined) return false;
       positional = arg;
     }
   }
+  // A required argument that is missing: commander says so.
+  if (positional === undefined && spec.argument?.name.startsWith('<') === true) return false;
   await spec.run(ctx, positional, values);
   return true;
 }

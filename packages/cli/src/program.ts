@@ -37,7 +37,7 @@ Exit codes: 0 success, 1 failure (not configured, not signed in, upstream error)
   const otel = program
     .command('otel')
     .description('Query Application Insights telemetry (read-only).')
-    // spec 3 §1: exactly errors, traces, logs and spans; no implicit `help` subcommand.
+    // No implicit `help` subcommand: `havn otel help` is not a query (docs/cli.md).
     .helpCommand(false)
     .addHelpText(
       'after',
@@ -46,13 +46,23 @@ Examples:
   havn otel errors --since 6h
   havn otel traces api --has-error
   havn otel logs --severity warning
-  havn otel spans --operation-id 4bf92f3577b34da6a3ce929d0e0e4736`,
+  havn otel spans --operation-id 4bf92f3577b34da6a3ce929d0e0e4736
+  havn otel trace 4bf92f3577b34da6a3ce929d0e0e4736
+  havn otel query 'requests | summarize count() by resultCode'`,
     );
   for (const spec of OTEL_COMMANDS) {
     const command = otel.command(spec.name).description(spec.description);
     if (spec.argument) command.argument(spec.argument.name, spec.argument.description);
-    for (const option of spec.options)
-      command.option(option.flags, option.description, option.default);
+    for (const option of spec.options) {
+      if (option.repeatable === true) {
+        command.option(option.flags, option.description, (value: string, list?: string[]) => [
+          ...(list ?? []),
+          value,
+        ]);
+      } else {
+        command.option(option.flags, option.description, option.default);
+      }
+    }
     command.addHelpText('after', spec.examples);
     command.action(async (...args: unknown[]) => {
       // commander passes the positional (when declared) first, then the options.

@@ -123,6 +123,7 @@ describe('havn configure telemetry', () => {
       ['otel', 'traces'],
       ['otel', 'logs'],
       ['otel', 'spans'],
+      ['otel', 'query'],
     ]) {
       const r = await havn([...command, '--help'], { configDir: config.dir });
       expect(r.code, command.join(' ')).toBe(0);
@@ -130,7 +131,13 @@ describe('havn configure telemetry', () => {
     }
     const otel = await havn(['otel', '--help'], { configDir: config.dir });
     const listed = otel.stdout.split('Commands:')[1]?.split('\n\n')[0] ?? '';
-    expect(listed.match(/^ {2}\w+/gm)).toEqual(['  errors', '  traces', '  logs', '  spans']);
+    expect(listed.match(/^ {2}\w+/gm)).toEqual([
+      '  errors',
+      '  traces',
+      '  logs',
+      '  spans',
+      '  query',
+    ]);
     const version = await havn(['--version'], { configDir: config.dir });
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);

@@ -1,7 +1,7 @@
 // The otel commands as data: name, argument, options, examples and the function that runs them.
 // program.ts turns a spec into a commander command (help, errors, every unusual form of input);
 // fast-path.ts runs the common well-formed invocation without loading commander at all, which
-// keeps a query cheap to start (issue 7, bench/cli.ts). One spec, so the two cannot drift.
+// keeps a query cheap to start (docs/cli.md#start-up-time). One spec, so the two cannot drift.
 import type { CliContext } from '../../context.js';
 
 export interface OptionSpec {
@@ -9,13 +9,18 @@ export interface OptionSpec {
   readonly flags: string;
   readonly description: string;
   readonly default?: string;
+  /** May be given many times (`--param a=1 --param b=2`); the values come as a list. */
+  readonly repeatable?: boolean;
 }
 
-export type OptionValues = Readonly<Record<string, string | boolean | undefined>>;
+export type OptionValues = Readonly<
+  Record<string, string | boolean | readonly string[] | undefined>
+>;
 
 export interface OtelCommandSpec {
   readonly name: string;
   readonly description: string;
+  /** `[NAME]` is optional, `<NAME>` required (commander syntax). */
   readonly argument?: { readonly name: string; readonly description: string };
   readonly options: readonly OptionSpec[];
   readonly examples: string;
@@ -46,4 +51,10 @@ export function parseFlags(flags: string): ParsedFlags {
 export function stringOption(options: OptionValues, key: string): string | undefined {
   const value = options[key];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The values of a repeatable option, in the order given. */
+export function listOption(options: OptionValues, key: string): readonly string[] {
+  const value = options[key];
+  return Array.isArray(value) ? (value as readonly string[]) : [];
 }

@@ -1,7 +1,8 @@
-// The otel group's commands, in the order help lists them (spec 3 §1).
+// The otel group's commands, in the order help lists them (docs/cli.md#query-havn-otel).
 import type { OtelCommandSpec } from './command-spec.js';
 import { errorsCommand } from './errors.js';
 import { logsCommand } from './logs.js';
+import { queryCommand } from './query.js';
 import { spansCommand } from './spans.js';
 import { tracesCommand } from './traces.js';
 
@@ -10,4 +11,5 @@ export const OTEL_COMMANDS: readonly OtelCommandSpec[] = [
   tracesCommand,
   logsCommand,
   spansCommand,
+  queryCommand,
 ];

@@ -6,6 +6,7 @@ import { windowBounds, type TimeWindow } from '../../kql/since.js';
 import type { OutputFormat } from '../../output/format.js';
 import { renderRows } from '../../output/render-rows.js';
 import type { RowView } from '../../output/view.js';
+import type { Column } from '../../upstream/coerce.js';
 import { runQuery } from '../../upstream/query-client.js';
 import type { OptionValues } from './command-spec.js';
 import { resolveTarget } from './target.js';
@@ -15,7 +16,8 @@ export interface OtelPlan {
   readonly window: TimeWindow;
   readonly format: OutputFormat;
   readonly verbose: boolean;
-  readonly view: RowView;
+  /** What to show of a row; a function of the result's columns when the user chose them. */
+  readonly view: RowView | ((columns: readonly Column[]) => RowView);
   /** The row cap the query applies (--limit); reaching it earns a warning. */
   readonly limit?: number;
 }
@@ -26,11 +28,11 @@ const API_ROW_LIMIT = 500_000;
 export async function runOtel(
   ctx: CliContext,
   options: OptionValues,
-  plan: () => OtelPlan,
+  plan: () => OtelPlan | Promise<OtelPlan>,
 ): Promise<void> {
   // The application ID is checked before anything else (docs/cli.md#errors-and-exit-codes).
   const config = await resolveTarget(ctx, options);
-  const p = plan();
+  const p = await plan();
   if (p.verbose) {
     const { from, to } = windowBounds(p.window, ctx.now());
     const which = config.profile === 'default' ? '' : ` (profile ${config.profile})`;
@@ -54,11 +56,12 @@ export async function runOtel(
     ctx.stderr.write(`Warning: the results may be incomplete (${result.warning})\n`);
   }
   warnIfCut(ctx, result.rows.length, p.limit);
+  const view = typeof p.view === 'function' ? p.view(result.columns) : p.view;
   if (p.format === 'table' && result.rows.length === 0) {
-    ctx.stderr.write(`No ${p.view.noun} in the ${p.window.text}.\n`);
+    ctx.stderr.write(`No ${view.noun} in the ${p.window.text}.\n`);
     return;
   }
-  ctx.stdout.write(renderRows(p.format, p.view, result.rows, ctx.color));
+  ctx.stdout.write(renderRows(p.format, view, result.rows, ctx.color));
 }
 
 /** A result as long as its cap may have been cut: say so on stderr (docs/cli.md#time-windows). */
