@@ -144,7 +144,9 @@ async function main(): Promise<void> {
   // (b) the bare playwright-core loop, same Chromium, same flags, straight to the page.
   const browser = await chromium.launch({
     executablePath: chromiumPath,
-    args: browserLaunchArgs('http://127.0.0.1:1').filter((a) => !a.startsWith('--proxy-server')),
+    args: browserLaunchArgs('http://127.0.0.1:1', { sandbox: false }).filter(
+      (a) => !a.startsWith('--proxy-server'),
+    ),
   });
   // Without --proxy-server the host-resolver rule would fail "localhost": the bare loop resolves
   // nothing itself, so point it at 127.0.0.1 directly.

@@ -1,6 +1,7 @@
 import type { Logger } from '@havn/shared';
 import { startArtifactSweeper } from './artifacts/artifact-sweeper.js';
 import { FsArtifactStore } from './artifacts/fs-artifact-store.js';
+import { BrowserRuntime } from './browser/browser-runtime.js';
 import { WarmBrowser } from './browser/warm-browser.js';
 import type { RenderConfig } from './config.js';
 import { GuardProxy } from './netguard/guard-proxy.js';
@@ -33,8 +34,13 @@ export async function composeServer(options: {
       metrics.refusals.inc();
     },
   });
+  const runtime = BrowserRuntime.detect(config.chromiumPath, config.browserUids);
+  log.info(
+    { sandbox: runtime.sandbox, ownUids: runtime.switchesUser },
+    runtime.sandbox ? "browsers run in Chromium's sandbox" : 'browsers run without a sandbox',
+  );
   const browser = new WarmBrowser({
-    executablePath: config.chromiumPath,
+    runtime,
     proxyUrl: proxy.url,
     log,
     ...(options.wedgeTimeoutMs !== undefined && { wedgeTimeoutMs: options.wedgeTimeoutMs }),
@@ -51,6 +57,7 @@ export async function composeServer(options: {
     store,
     browser,
     proxy,
+    runtime,
     metrics,
     sweeper,
     extensions: options.extensions ?? [],

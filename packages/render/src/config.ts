@@ -2,6 +2,8 @@ import { accessSync, constants } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { ConfigError, envFlag, envInt, envList, envString, envUrl, parseEnv } from '@havn/shared';
+import type { UidRange } from './browser/browser-runtime.js';
+import { DEFAULT_CAPTURE_LIMITS, type CaptureLimits } from './capture-limits.js';
 
 // The one place the render service reads its environment (spec 1 §8, 0-decisions §1). Every bad
 // variable is reported in one message; the result is frozen and passed down as an argument.
@@ -37,6 +39,25 @@ export interface RenderConfig {
   readonly sessionMaxTtlMs: number;
   readonly publicBaseUrl: string | undefined;
   readonly ffmpegPath: string;
+  /** MAX_VIEWPORT, MAX_DEVICE_SCALE_FACTOR, MAX_CAPTURE_PIXELS (docs/configuration.md#bounds). */
+  readonly captureLimits: CaptureLimits;
+  /** CDP_MAX_MESSAGE_BYTES: the largest client message through the door. */
+  readonly cdpMaxMessageBytes: number;
+  /** CDP_MAX_CLIENTS: clients attached to one session at once. */
+  readonly cdpMaxClients: number;
+  /** BROWSER_UIDS: the uids browsers run under when the service is root; undefined for `off`. */
+  readonly browserUids: UidRange | undefined;
+}
+
+const DEFAULT_BROWSER_UIDS = '64000-64999';
+
+/** `first-last` within 1..2^31-1, or `off`; undefined when the text is neither. */
+function uidRange(text: string): UidRange | 'off' | undefined {
+  if (text === 'off') return 'off';
+  const m = /^(\d+)-(\d+)$/.exec(text);
+  if (!m) return undefined;
+  const [first, last] = [Number(m[1]), Number(m[2])];
+  return first >= 1 && first <= last && last < 2 ** 31 ? { first, last } : undefined;
 }
 
 const shape = {
@@ -59,6 +80,13 @@ const shape = {
   SESSION_MAX_TTL_MS: envInt(3_600_000, 1000),
   PUBLIC_BASE_URL: envUrl(),
   FFMPEG_PATH: envString(),
+  MAX_VIEWPORT: envInt(DEFAULT_CAPTURE_LIMITS.maxViewport, 16, 16_384),
+  MAX_DEVICE_SCALE_FACTOR: envInt(DEFAULT_CAPTURE_LIMITS.maxDeviceScaleFactor, 1, 8),
+  MAX_CAPTURE_PIXELS: envInt(DEFAULT_CAPTURE_LIMITS.maxCapturePixels, 256, 268_435_456),
+  // A 50 MiB file handed to Playwright's setInputFiles travels base64 in one message (~67 MiB).
+  CDP_MAX_MESSAGE_BYTES: envInt(80 * MiB, 64 * 1024, 1024 * MiB),
+  CDP_MAX_CLIENTS: envInt(4, 1, 64),
+  BROWSER_UIDS: envString(),
 };
 
 function isExecutable(path: string): boolean {
@@ -115,7 +143,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
   if (e && e.SESSION_TTL_MS > e.SESSION_MAX_TTL_MS) {
     problems.push('SESSION_TTL_MS: must not exceed SESSION_MAX_TTL_MS');
   }
-  if (problems.length > 0 || !e || !chromiumPath) throw new ConfigError(problems);
+  const uids = uidRange(env.BROWSER_UIDS ?? DEFAULT_BROWSER_UIDS);
+  if (!uids) problems.push('BROWSER_UIDS: must be a range such as 64000-64999, or off');
+  if (problems.length > 0 || !e || !chromiumPath || !uids) throw new ConfigError(problems);
   return Object.freeze({
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
@@ -136,5 +166,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     sessionMaxTtlMs: e.SESSION_MAX_TTL_MS,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     ffmpegPath: e.FFMPEG_PATH ?? 'ffmpeg',
+    captureLimits: Object.freeze({
+      maxViewport: e.MAX_VIEWPORT,
+      maxDeviceScaleFactor: e.MAX_DEVICE_SCALE_FACTOR,
+      maxCapturePixels: e.MAX_CAPTURE_PIXELS,
+    }),
+    cdpMaxMessageBytes: e.CDP_MAX_MESSAGE_BYTES,
+    cdpMaxClients: e.CDP_MAX_CLIENTS,
+    browserUids: uids === 'off' ? undefined : uids,
   });
 }

@@ -1,4 +1,12 @@
 import { HttpError } from '@havn/shared';
+import {
+  capturePixelsProblem,
+  DEFAULT_CAPTURE_LIMITS,
+  inches,
+  MAX_PAPER_INCHES,
+  PAPER_FORMATS,
+  type CaptureLimits,
+} from './capture-limits.js';
 
 // Device profiles (spec 1 §2.1, 0-decisions §1): ten built-ins, each with every field of §2.1, in
 // the order the spec names them. An inline profile inherits from `desktop` or from the built-in it
@@ -115,9 +123,6 @@ export const BUILT_IN_PROFILES: readonly Profile[] = Object.freeze([
 
 const byName = new Map(BUILT_IN_PROFILES.map((p) => [p.name, p]));
 
-const LIMITS = { viewport: 16_384, scale: 4 } as const;
-const CSS_LENGTH = /^\d+(\.\d+)?(px|in|cm|mm)?$/;
-
 function bad(field: string, rule: string): never {
   throw new HttpError(400, `${field} ${rule}`);
 }
@@ -126,9 +131,9 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function int(v: unknown, field: string, min: number, max: number): number {
+function int(v: unknown, field: string, min: number, max: number, limit: string): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    bad(field, `must be a whole number from ${min} to ${max}`);
+    bad(field, `must be a whole number from ${min} to ${max} (${limit})`);
   }
   return v;
 }
@@ -139,11 +144,14 @@ function bool(v: unknown, field: string): boolean {
 }
 
 function length(v: unknown, field: string): string {
-  if (typeof v === 'number' && v >= 0) return `${v}px`;
-  if (typeof v !== 'string' || !CSS_LENGTH.test(v)) {
+  const text = typeof v === 'number' && v >= 0 ? `${v}px` : v;
+  if (typeof text !== 'string' || inches(text) === undefined) {
     bad(field, 'must be a length such as "10mm", "0.5in" or "20px"');
   }
-  return v;
+  if ((inches(text) ?? 0) > MAX_PAPER_INCHES) {
+    bad(field, `must be at most ${MAX_PAPER_INCHES}in, the largest page PDF can hold`);
+  }
+  return text;
 }
 
 function locale(v: unknown, field: string): string {
@@ -174,19 +182,7 @@ function paper(v: unknown, field: string, inherited: Paper | undefined): Paper {
     margin: { ...(inherited?.margin ?? { top: '0', right: '0', bottom: '0', left: '0' }) },
   };
   if (v.format !== undefined) {
-    const formats = [
-      'Letter',
-      'Legal',
-      'Tabloid',
-      'Ledger',
-      'A0',
-      'A1',
-      'A2',
-      'A3',
-      'A4',
-      'A5',
-      'A6',
-    ];
+    const formats = [...PAPER_FORMATS.keys()];
     const f = formats.find(
       (x) => typeof v.format === 'string' && x.toLowerCase() === v.format.toLowerCase(),
     );
@@ -208,7 +204,22 @@ function paper(v: unknown, field: string, inherited: Paper | undefined): Paper {
       if (m !== undefined) out.margin[side] = length(m, `${field}.margin.${side}`);
     }
   }
+  const [width, height] = paperInches(out);
+  if (width === 0 || height === 0) bad(field, 'width and height must be more than 0');
+  const across = (inches(out.margin.left) ?? 0) + (inches(out.margin.right) ?? 0);
+  const down = (inches(out.margin.top) ?? 0) + (inches(out.margin.bottom) ?? 0);
+  if (across >= width) bad(`${field}.margin`, 'left and right must leave room on the page');
+  if (down >= height) bad(`${field}.margin`, 'top and bottom must leave room on the page');
   return out;
+}
+
+/** The page's printed width and height in inches (A4 when nothing says otherwise). */
+function paperInches(p: Paper): [number, number] {
+  const [w, h] =
+    p.width !== undefined && p.height !== undefined
+      ? [inches(p.width) ?? 0, inches(p.height) ?? 0]
+      : (PAPER_FORMATS.get(p.format ?? 'A4') ?? [8.27, 11.7]);
+  return p.landscape ? [h, w] : [w, h];
 }
 
 /** A built-in profile by name, or undefined. */
@@ -220,7 +231,11 @@ export function builtInProfile(name: string): Profile | undefined {
  * Resolves a request's `profile` (a name, an inline object, or absent for `desktop`), answering
  * 400 naming the field for an unknown name or a bad inline field (spec 1 §4.3 rule 4).
  */
-export function resolveProfile(input: unknown, field = 'profile'): Profile {
+export function resolveProfile(
+  input: unknown,
+  field = 'profile',
+  limits: CaptureLimits = DEFAULT_CAPTURE_LIMITS,
+): Profile {
   if (input === undefined) return builtInProfile('desktop') ?? bad(field, 'is missing');
   if (typeof input === 'string') {
     return (
@@ -242,22 +257,34 @@ export function resolveProfile(input: unknown, field = 'profile'): Profile {
   const p: Profile = { ...parent, viewport: { ...parent.viewport }, name };
   if (input.viewport !== undefined) {
     if (!isRecord(input.viewport)) bad(`${field}.viewport`, 'must be an object { width, height }');
-    if (input.viewport.width !== undefined)
-      p.viewport.width = int(input.viewport.width, `${field}.viewport.width`, 1, LIMITS.viewport);
-    if (input.viewport.height !== undefined)
-      p.viewport.height = int(
-        input.viewport.height,
-        `${field}.viewport.height`,
+    for (const side of ['width', 'height'] as const) {
+      if (input.viewport[side] === undefined) continue;
+      p.viewport[side] = int(
+        input.viewport[side],
+        `${field}.viewport.${side}`,
         1,
-        LIMITS.viewport,
+        limits.maxViewport,
+        'MAX_VIEWPORT',
       );
+    }
   }
   if (input.deviceScaleFactor !== undefined) {
     const s = input.deviceScaleFactor;
-    if (typeof s !== 'number' || !(s >= 0.25 && s <= LIMITS.scale))
-      bad(`${field}.deviceScaleFactor`, `must be a number from 0.25 to ${LIMITS.scale}`);
+    const max = limits.maxDeviceScaleFactor;
+    if (typeof s !== 'number' || !(s >= 0.25 && s <= max))
+      bad(
+        `${field}.deviceScaleFactor`,
+        `must be a number from 0.25 to ${max} (MAX_DEVICE_SCALE_FACTOR)`,
+      );
     p.deviceScaleFactor = s;
   }
+  const pixels = capturePixelsProblem(
+    p.viewport.width,
+    p.viewport.height,
+    p.deviceScaleFactor,
+    limits,
+  );
+  if (pixels) bad(field, `viewport ${pixels}`);
   if (input.isMobile !== undefined) p.isMobile = bool(input.isMobile, `${field}.isMobile`);
   if (input.hasTouch !== undefined) p.hasTouch = bool(input.hasTouch, `${field}.hasTouch`);
   if (input.colorScheme !== undefined) {

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { HostPolicy, Logger } from '@havn/shared';
 import type { ArtifactStore } from './artifacts/artifact-store.js';
 import type { AuthSettings } from './auth.js';
+import type { BrowserRuntime } from './browser/browser-runtime.js';
 import type { RenderConfig } from './config.js';
 import type { GuardProxy } from './netguard/guard-proxy.js';
 import type { RenderMetrics } from './services/render-metrics.js';
@@ -33,6 +34,8 @@ export interface ServerContext {
   log: Logger;
   store: ArtifactStore;
   proxy: GuardProxy;
+  /** How browsers are started: uid, sandbox, flags (docs/render.md#browser-processes). */
+  runtime: BrowserRuntime;
   policy: HostPolicy;
   auth: AuthSettings;
   metrics: RenderMetrics;

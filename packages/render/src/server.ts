@@ -4,6 +4,7 @@ import { installErrorHandler, redactUrl, type HostPolicy, type Logger } from '@h
 import type { ArtifactStore } from './artifacts/artifact-store.js';
 import type { Sweeper } from './artifacts/artifact-sweeper.js';
 import { isAuthorized, type AuthSettings } from './auth.js';
+import type { BrowserRuntime } from './browser/browser-runtime.js';
 import type { WarmBrowser } from './browser/warm-browser.js';
 import type { RenderConfig } from './config.js';
 import type { GuardProxy } from './netguard/guard-proxy.js';
@@ -25,6 +26,7 @@ export interface ServerDeps {
   store: ArtifactStore;
   browser: WarmBrowser;
   proxy: GuardProxy;
+  runtime: BrowserRuntime;
   metrics: RenderMetrics;
   sweeper?: Sweeper | undefined;
   /** Registered after the core routes (browser sessions). */
@@ -103,12 +105,14 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     log,
     policy,
     renderTimeoutMs: config.renderTimeoutMs,
+    captureLimits: config.captureLimits,
   });
   const ctx: ServerContext = {
     config,
     log,
     store: deps.store,
     proxy: deps.proxy,
+    runtime: deps.runtime,
     policy,
     auth,
     metrics,

@@ -35,3 +35,11 @@ export class PageCrashedError extends Error {
     this.name = 'PageCrashedError';
   }
 }
+
+/** Chromium could not produce the capture (a page too large to paint, a PDF it cannot lay out). */
+export class CaptureFailedError extends Error {
+  constructor(readonly reason: string) {
+    super(`capture failed: ${reason}`);
+    this.name = 'CaptureFailedError';
+  }
+}

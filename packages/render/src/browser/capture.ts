@@ -1,7 +1,9 @@
 import { errors, type BrowserContext, type Page } from 'playwright-core';
+import { capturePixelsProblem, type CaptureLimits } from '../capture-limits.js';
 import type { Profile } from '../profiles.js';
 import { profileContextOptions } from './profile-context.js';
 import {
+  CaptureFailedError,
   CaptureInputError,
   CaptureTimeoutError,
   NavigationError,
@@ -60,6 +62,8 @@ export interface CaptureControl {
    * before capture; throws to fail the render (a hop the proxy refused or could not reach).
    */
   checkNavigation: (urls: readonly string[]) => void;
+  /** MAX_CAPTURE_PIXELS and friends: a capture larger than that is refused before it is taken. */
+  limits: CaptureLimits;
 }
 
 function remaining(deadline: number): number {
@@ -187,6 +191,31 @@ async function run(
   }
   // A late main-frame navigation (meta refresh, script) must not slip past the policy either.
   control.checkNavigation(navigations);
+  try {
+    return await take(page, job, control);
+  } catch (err) {
+    if (err instanceof CaptureInputError || err instanceof errors.TimeoutError) throw err;
+    if (control.signal.aborted || page.isClosed()) throw err;
+    // Chromium's own reason (a surface too large to paint, a PDF it cannot lay out): 502.
+    throw new CaptureFailedError(navigationReason(err));
+  }
+}
+
+/** Refuses a capture of more than MAX_CAPTURE_PIXELS device pixels, naming the field. */
+function checkPixels(
+  field: string,
+  width: number,
+  height: number,
+  job: CaptureJob,
+  limits: CaptureLimits,
+): void {
+  const problem = capturePixelsProblem(width, height, job.profile.deviceScaleFactor, limits);
+  if (problem) throw new CaptureInputError(field, `would capture ${problem}`);
+}
+
+/** The capture itself, once the page has settled. */
+async function take(page: Page, job: CaptureJob, control: CaptureControl): Promise<Buffer> {
+  const { deadline, limits } = control;
   if (job.format === 'pdf') {
     const paper = job.profile.paper ?? {
       format: 'A4',
@@ -217,7 +246,16 @@ async function run(
     }
     if (count === 0)
       throw new CaptureInputError('selector', `"${job.selector}" matches no element`);
+    const box = await locator.first().boundingBox({ timeout: remaining(deadline) });
+    if (box) checkPixels('selector', box.width, box.height, job, limits);
     return locator.first().screenshot(shot);
+  }
+  if (job.clip !== undefined) checkPixels('clip', job.clip.width, job.clip.height, job, limits);
+  if (job.fullPage) {
+    const [width, height] = await page.evaluate<[number, number]>(
+      '[document.documentElement.scrollWidth, document.documentElement.scrollHeight]',
+    );
+    checkPixels('fullPage', Math.max(width, job.profile.viewport.width), height, job, limits);
   }
   return page.screenshot({
     ...shot,

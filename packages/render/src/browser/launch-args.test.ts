@@ -25,7 +25,7 @@ beforeAll(async () => {
   const { chromiumPath } = loadConfig({ PATH: process.env.PATH, ALLOW_ANONYMOUS: '1' });
   browser = await chromium.launch({
     executablePath: chromiumPath,
-    args: browserLaunchArgs(`http://127.0.0.1:${await deadPort()}`),
+    args: browserLaunchArgs(`http://127.0.0.1:${await deadPort()}`, { sandbox: false }),
   });
 });
 
@@ -61,7 +61,7 @@ describe('browserLaunchArgs', () => {
   });
 
   it('carries the policy flags', () => {
-    const args = browserLaunchArgs('http://127.0.0.1:1');
+    const args = browserLaunchArgs('http://127.0.0.1:1', { sandbox: false });
     expect(args).toEqual(
       expect.arrayContaining([
         '--proxy-server=http://127.0.0.1:1',

@@ -22,12 +22,15 @@ export function policyLaunchArgs(proxyUrl: string): string[] {
   ];
 }
 
-/** Process flags for running Chromium in a container as root. */
-export function runtimeLaunchArgs(): string[] {
-  return ['--disable-gpu', '--no-sandbox', '--disable-dev-shm-usage'];
+/**
+ * Process flags: no GPU, no /dev/shm (small in containers), and Chromium's own sandbox unless
+ * the machine cannot give it one (docs/render.md#browser-processes).
+ */
+export function runtimeLaunchArgs(options: { sandbox: boolean }): string[] {
+  return ['--disable-gpu', ...(options.sandbox ? [] : ['--no-sandbox']), '--disable-dev-shm-usage'];
 }
 
 /** Every flag a Havn browser is launched with. */
-export function browserLaunchArgs(proxyUrl: string): string[] {
-  return [...policyLaunchArgs(proxyUrl), ...runtimeLaunchArgs()];
+export function browserLaunchArgs(proxyUrl: string, options: { sandbox: boolean }): string[] {
+  return [...policyLaunchArgs(proxyUrl), ...runtimeLaunchArgs(options)];
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, errors, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, errors, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { profileContextOptions, type ContextProfile } from './profile-context.js';
 import {
   startPageScreencast,
@@ -19,6 +19,9 @@ export interface SessionBrowserOptions extends ContextProfile {
   executablePath: string;
   /** The policy flags (guard proxy, resolver rules, WebRTC, QUIC, background networking). */
   args: readonly string[];
+  /** The browser's whole environment (browser-runtime.ts builds it; nothing is inherited). */
+  env: Readonly<Record<string, string>>;
+  chromiumSandbox: boolean;
   /** A fresh directory the session owns; Chromium writes DevToolsActivePort into it. */
   userDataDir: string;
   userAgent?: string | undefined;
@@ -109,6 +112,8 @@ export class SessionBrowser {
     const context = await chromium.launchPersistentContext(options.userDataDir, {
       executablePath: options.executablePath,
       args: [...options.args, '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0'],
+      env: { ...options.env },
+      chromiumSandbox: options.chromiumSandbox,
       ...profileContextOptions(options),
       ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
       extraHTTPHeaders: { ...options.headers },
@@ -169,19 +174,38 @@ export class SessionBrowser {
     if (page) this.setCurrent(page);
   }
 
-  async navigate(url: string, timeoutMs: number): Promise<void> {
+  /**
+   * Navigates the current page. Resolves with every URL the main frame requested (redirect hops
+   * included), for the proxy's verdict on each, and why the navigation failed, if it did.
+   */
+  async navigate(url: string, timeoutMs: number): Promise<{ hops: string[]; failure?: string }> {
     const page = this.currentPage() ?? (await this.context.newPage());
+    const hops: string[] = [];
+    const onRequest = (request: Request): void => {
+      try {
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+          hops.push(request.url());
+        }
+      } catch {
+        // A request without a frame (service worker): not a main-frame navigation.
+      }
+    };
+    page.on('request', onRequest);
     try {
       await page.goto(url, { timeout: timeoutMs, waitUntil: 'load' });
+      return { hops };
     } catch (err) {
+      if (err instanceof errors.TimeoutError)
+        return { hops, failure: `timed out after ${timeoutMs} ms` };
       // The reason a person can act on: Chromium's net:: code, without Playwright's call log.
       const text = err instanceof Error ? err.message : String(err);
-      if (err instanceof errors.TimeoutError) {
-        throw new Error(`timed out after ${timeoutMs} ms`, { cause: err });
-      }
       const net = /net::ERR_[A-Z_0-9]+/.exec(text);
-      const reason = net ? net[0] : (text.split('\n')[0] ?? text).replace(/^[\w.]+: /, '');
-      throw new Error(reason, { cause: err });
+      return {
+        hops,
+        failure: net ? net[0] : (text.split('\n')[0] ?? text).replace(/^[\w.]+: /, ''),
+      };
+    } finally {
+      page.off('request', onRequest);
     }
   }
 

@@ -4,8 +4,11 @@ import {
   type BrowserContext,
   type BrowserContextOptions,
 } from 'playwright-core';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Logger } from '@havn/shared';
-import { browserLaunchArgs } from './launch-args.js';
+import type { BrowserRuntime } from './browser-runtime.js';
 
 // The warm browser for one-shot renders: launched once, reused, each render isolated in its own
 // browser context. A browser that crashes (disconnects) or wedges (cannot make a context in time)
@@ -28,7 +31,8 @@ export class BrowserLaunchError extends Error {
 }
 
 export interface WarmBrowserOptions {
-  executablePath: string;
+  /** Which binary, under which uid, with which sandbox (docs/render.md#browser-processes). */
+  runtime: BrowserRuntime;
   proxyUrl: string;
   log: Logger;
   /** How long creating a context may take before the browser counts as wedged. */
@@ -39,6 +43,12 @@ interface Live {
   browser: Browser;
   pid: number | undefined;
   crashed: boolean;
+}
+
+/** Gives a browser's uid back and removes its HOME once it is gone. */
+function cleanUp(runtime: BrowserRuntime, uid: number | undefined, home: string): void {
+  runtime.release(uid);
+  void rm(home, { recursive: true, force: true }).catch(() => undefined);
 }
 
 export class WarmBrowser {
@@ -57,19 +67,24 @@ export class WarmBrowser {
   }
 
   async #launch(): Promise<Live> {
-    const { executablePath, proxyUrl, log } = this.#options;
+    const { runtime, proxyUrl, log } = this.#options;
     this.#launches++;
+    const home = await mkdtemp(join(tmpdir(), 'havn-browser-'));
+    const uid = await runtime.acquire([home]).catch((err: unknown) => {
+      cleanUp(runtime, undefined, home);
+      throw err;
+    });
     const browser = await chromium
       .launch({
-        executablePath,
+        ...runtime.launch(proxyUrl, home, uid),
         headless: true,
-        args: browserLaunchArgs(proxyUrl),
         // We handle SIGTERM ourselves and close the browser in onClose.
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
       })
       .catch((err: unknown) => {
+        cleanUp(runtime, uid, home);
         const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
         log.error({ err }, 'browser launch failed');
         throw new BrowserLaunchError(reason.replace(/^browserType\.launch: /, ''));
@@ -77,6 +92,7 @@ export class WarmBrowser {
     const live: Live = { browser, pid: await browserPid(browser), crashed: false };
     browser.on('disconnected', () => {
       live.crashed = true;
+      cleanUp(runtime, uid, home);
       if (!this.#closed) log.warn({ pid: live.pid }, 'browser disconnected; it will be relaunched');
       void this.#live?.then((current) => {
         if (current === live) this.#live = undefined;

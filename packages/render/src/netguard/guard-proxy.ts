@@ -38,6 +38,8 @@ export interface ProxyChannel {
   readonly refusals: readonly Refusal[];
   /** Upstream failures seen on this channel, oldest first, so a render can say why it failed. */
   readonly failures: readonly ProxyFailure[];
+  /** Stops keeping refusals and failures (a long-lived channel, once its first page loaded). */
+  forget(): void;
   close(): Promise<void>;
 }
 
@@ -125,7 +127,7 @@ export class GuardProxy {
   async openChannel(options: { keepRefusals?: boolean } = {}): Promise<ProxyChannel> {
     const refusals: Refusal[] = [];
     const failures: ProxyFailure[] = [];
-    const keep = options.keepRefusals ?? true;
+    let keep = options.keepRefusals ?? true;
     const record: Recorder = {
       refused: (r) => {
         if (keep) refusals.push(r);
@@ -166,6 +168,11 @@ export class GuardProxy {
       url: `http://127.0.0.1:${port}`,
       refusals,
       failures,
+      forget: () => {
+        keep = false;
+        refusals.length = 0;
+        failures.length = 0;
+      },
       close: () =>
         new Promise<void>((resolve) => {
           this.#channels.delete(channel);

@@ -23,7 +23,7 @@ export function renderRoutes(app: App, service: RenderService, limits: RenderLim
       const signal = clientSignal(reply);
       const { profile: profileInput, ...rest } = request.body;
       const options = prepareOptions(rest, limits);
-      const profile = resolveProfile(profileInput);
+      const profile = resolveProfile(profileInput, 'profile', limits.captureLimits);
       await service.checkTarget(options);
       const rendered = await service.render(options, profile, signal);
       const common = {
@@ -51,7 +51,9 @@ export function renderRoutes(app: App, service: RenderService, limits: RenderLim
         throw new HttpError(400, 'return base64 is not available in a batch; use url');
       }
       // 0-decisions §1: every profile is validated before any work starts.
-      const profiles = inputs.map((p, i) => resolveProfile(p, `profiles[${i}]`));
+      const profiles = inputs.map((p, i) =>
+        resolveProfile(p, `profiles[${i}]`, limits.captureLimits),
+      );
       await service.checkTarget(options);
       const results = await Promise.all(
         profiles.map(async (profile) => {

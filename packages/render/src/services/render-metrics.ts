@@ -9,6 +9,7 @@ export type FailureCause =
   | 'queue_timeout'
   | 'render_timeout'
   | 'navigation'
+  | 'capture'
   | 'browser_crash'
   | 'aborted'
   | 'internal';

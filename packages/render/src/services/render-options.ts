@@ -1,3 +1,4 @@
+import type { CaptureLimits } from '../capture-limits.js';
 import { HttpError } from '@havn/shared';
 import type { CaptureJob } from '../browser/capture.js';
 import type { RenderOptions } from '../schemas/render.schema.js';
@@ -9,6 +10,7 @@ export interface RenderLimits {
   maxHtmlBytes: number;
   allowInsecureTls: boolean;
   renderTimeoutMs: number;
+  captureLimits: CaptureLimits;
 }
 
 /** A validated request: everything the capture needs except the profile. */

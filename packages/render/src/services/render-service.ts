@@ -2,6 +2,7 @@ import { HttpError, type HostPolicy, type Logger } from '@havn/shared';
 import type { ArtifactDescriptor, ArtifactStore } from '../artifacts/artifact-store.js';
 import { capture } from '../browser/capture.js';
 import {
+  CaptureFailedError,
   CaptureInputError,
   CaptureTimeoutError,
   NavigationError,
@@ -13,7 +14,9 @@ import {
   type WarmBrowser,
 } from '../browser/warm-browser.js';
 import type { GuardProxy, ProxyChannel, Refusal } from '../netguard/guard-proxy.js';
+import { judgeHops } from '../netguard/navigation-hops.js';
 import { checkRenderUrl } from '../netguard/url-check.js';
+import type { CaptureLimits } from '../capture-limits.js';
 import type { Profile } from '../profiles.js';
 import type { FailureCause, RenderMetrics } from './render-metrics.js';
 import { CONTENT_TYPES, type PreparedOptions } from './render-options.js';
@@ -32,6 +35,7 @@ export interface RenderServiceDeps {
   log: Logger;
   policy: HostPolicy;
   renderTimeoutMs: number;
+  captureLimits: CaptureLimits;
 }
 
 export interface Rendered {
@@ -121,6 +125,7 @@ export class RenderService {
     const work = capture(this.#d.browser, job, {
       proxyUrl: channel.url,
       deadline: Date.now() + renderTimeoutMs,
+      limits: this.#d.captureLimits,
       signal: abort.signal,
       checkNavigation: (urls) => {
         judgeNavigation(urls, channel);
@@ -162,6 +167,7 @@ export class RenderService {
     }
     if (err instanceof NavigationError) return new HttpError(502, err.message);
     if (err instanceof CaptureInputError) return new HttpError(400, err.message);
+    if (err instanceof CaptureFailedError) return new HttpError(502, err.message);
     if (err instanceof BrowserCrashedError || err instanceof PageCrashedError) {
       return new HttpError(502, err.message);
     }
@@ -176,29 +182,14 @@ export class RenderService {
   }
 }
 
-function normalHost(host: string): string {
-  return host
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '');
-}
-
 /**
  * Throws when a main-frame navigation hop went somewhere the proxy refused (400, 0-decisions §1)
  * or could not reach (502 `navigation failed: <reason>`).
  */
 function judgeNavigation(urls: readonly string[], channel: ProxyChannel): void {
-  for (const raw of urls) {
-    const url = new URL(raw);
-    const host = normalHost(url.hostname);
-    const refusal = channel.refusals.find((r) => normalHost(r.host) === host);
-    if (refusal) throw new NavigationRefusedError(refusal);
-    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-    const failure = channel.failures.find(
-      (f) => f.target === url.href || f.target === `${host}:${port}`,
-    );
-    if (failure) throw new NavigationError(failure.reason);
-  }
+  const verdict = judgeHops(urls, channel);
+  if (verdict && 'refused' in verdict) throw new NavigationRefusedError(verdict.refused);
+  if (verdict) throw new NavigationError(verdict.unreachable.reason);
 }
 
 function causeOf(err: Error): FailureCause {
@@ -211,7 +202,8 @@ function causeOf(err: Error): FailureCause {
     case 504:
       return 'render_timeout';
     case 502:
-      return /crashed/.test(err.message) ? 'browser_crash' : 'navigation';
+      if (/crashed/.test(err.message)) return 'browser_crash';
+      return /^capture failed/.test(err.message) ? 'capture' : 'navigation';
     case 503:
       return /browser/.test(err.message) ? 'browser_crash' : 'queue_timeout';
     default:

@@ -33,6 +33,10 @@ export interface CdpDoorDeps {
   /** True when a token is the service token, or the service runs anonymous. */
   isServiceToken(token: string | undefined): boolean;
   log: FastifyBaseLogger;
+  /** The largest client message the door reads whole (CDP_MAX_MESSAGE_BYTES); over it, 1009. */
+  maxMessageBytes: number;
+  /** Clients attached to one session at once (CDP_MAX_CLIENTS); one more is refused with 429. */
+  maxClientsPerSession: number;
 }
 
 const DOOR_PATH = /^\/v1\/sessions\/([A-Za-z0-9_-]{1,64})\/cdp\/?$/;
@@ -43,6 +47,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   426: 'Upgrade Required',
+  429: 'Too Many Requests',
   502: 'Bad Gateway',
 };
 
@@ -57,6 +62,8 @@ function refuse(socket: Duplex, status: number): void {
 
 export class CdpDoor {
   private readonly open = new Set<DoorBridge>();
+  /** Clients per session, counted from admission, so two upgrades at once cannot both slip in. */
+  private readonly clients = new Map<string, number>();
 
   constructor(private readonly deps: CdpDoorDeps) {}
 
@@ -76,6 +83,7 @@ export class CdpDoor {
       refuse(socket, handshake.status);
       return;
     }
+    this.count(session, 1);
     void this.bridge(session, socket, head, handshake.accept);
   }
 
@@ -91,7 +99,14 @@ export class CdpDoor {
     // Without a valid token nobody learns whether a session exists: 401 before 404.
     if (!session) return this.deps.isServiceToken(token) ? 404 : 401;
     if (!session.acceptsToken(token)) return 401;
+    if ((this.clients.get(session.id) ?? 0) >= this.deps.maxClientsPerSession) return 429;
     return session;
+  }
+
+  private count(session: DoorSession, delta: 1 | -1): void {
+    const n = (this.clients.get(session.id) ?? 0) + delta;
+    if (n > 0) this.clients.set(session.id, n);
+    else this.clients.delete(session.id);
   }
 
   /** Drops every client still attached; sessions disconnect theirs when they close. */
@@ -113,17 +128,27 @@ export class CdpDoor {
       upstream = await clientHandshake(session.browserWsEndpoint);
     } catch (err) {
       this.deps.log.warn({ session: session.id, err }, 'cdp door: browser socket unreachable');
+      this.count(session, -1);
       refuse(client, 502);
       return;
     }
     if (client.destroyed) {
+      this.count(session, -1);
       upstream.socket.destroy();
       return;
     }
     client.write(accept);
-    const bridge = new DoorBridge(session, client, upstream.socket, this.deps.log, () => {
-      this.open.delete(bridge);
-    });
+    const bridge = new DoorBridge(
+      session,
+      client,
+      upstream.socket,
+      this.deps.log,
+      () => {
+        this.open.delete(bridge);
+        this.count(session, -1);
+      },
+      this.deps.maxMessageBytes,
+    );
     this.open.add(bridge);
     bridge.start(head, upstream.head);
   }

@@ -1,9 +1,14 @@
-import { isAbsolute, relative, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { capturePixelsProblem, MAX_PAPER_INCHES, type CaptureLimits } from '../capture-limits.js';
+import { refusedMethod } from './cdp-allowlist.js';
+import type { TargetWatch } from './cdp-targets.js';
 
-// What the CDP door lets a client send (issue 4; spec 1 §4.3 policy rule 6: "everything a CDP
-// client drives, including contexts it creates itself"). Chromium obeys whoever holds its
-// DevTools socket, so the door parses every client frame and refuses, with a CDP error reply, the
-// ones that would step around the guard proxy or touch the server's filesystem.
+// What the CDP door lets a client send (docs/sessions.md#what-the-door-allows). Chromium obeys
+// whoever holds its DevTools socket, so the door parses every client message, refuses any method
+// not on the allow-list (cdp-allowlist.ts), and then judges the parameters that name a URL, a
+// server path, a proxy, a certificate policy or a size. A refusal is a CDP error reply naming the
+// method and why; the browser never sees the message.
 
 /** A client command, as far as the door needs to read it. */
 export interface CdpCommand {
@@ -23,15 +28,23 @@ export type FrameVerdict =
   | { ok: false; reply: string };
 
 export interface FramePolicy {
-  /** The session's own temp dir for downloads; any download path is confined to it. */
+  /** Real path (symlinks resolved) of the session's own folder: every client path stays in it. */
+  sessionDir: string;
+  /** Where downloads land, inside `sessionDir`. */
   downloadDir: string;
-  /** The session's own temp dir; file inputs may only name files inside it. */
-  sandboxDir: string;
+  /** True only when the service allows insecure TLS and the session asked for it. */
+  allowInsecureTls: boolean;
+  limits: CaptureLimits;
 }
 
-// JSON-RPC "invalid request" / "parse error" codes, as Chromium itself answers them.
+// JSON-RPC "parse error" and Chromium's generic server error, as Chromium itself answers them.
 const PARSE_ERROR = -32700;
 const REFUSED = -32000;
+
+type Params = Record<string, unknown> | undefined;
+/** A refusal's reason, or the params to forward (the same object when nothing changed). */
+type Judged = { ok: true; params: Params } | { ok: false; message: string };
+type ParamJudge = (method: string, params: Params, policy: FramePolicy) => Judged;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -50,6 +63,9 @@ function errorReply(
   });
 }
 
+const pass = (params: Params): Judged => ({ ok: true, params });
+const no = (message: string): Judged => ({ ok: false, message });
+
 /** http(s) and the blank page; nothing that reads the server's files or the browser's internals. */
 function navigableUrl(value: unknown): boolean {
   if (typeof value !== 'string') return false;
@@ -62,98 +78,236 @@ function navigableUrl(value: unknown): boolean {
   }
 }
 
-function inside(dir: string, path: string): boolean {
-  const rel = relative(dir, resolve(dir, path));
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+/**
+ * `path` as a real absolute path inside `dir`, or undefined. Symlinks are followed (a link inside
+ * the folder that points out of it is outside); a path that does not exist yet is judged by its
+ * nearest existing parent. Relative paths are refused: Chromium resolves them against the
+ * service's working directory, not the session's.
+ */
+export function confinedPath(dir: string, path: unknown): string | undefined {
+  if (typeof path !== 'string' || !isAbsolute(path) || path.includes('\0')) return undefined;
+  let real: string | undefined;
+  let rest = '';
+  for (let at = path; real === undefined;) {
+    try {
+      real = join(realpathSync(at), rest);
+    } catch {
+      const parent = dirname(at);
+      if (parent === at) return undefined;
+      rest = join(basename(at), rest);
+      at = parent;
+    }
+  }
+  const rel = relative(dir, real);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? real : undefined;
 }
 
-// Maps, not object literals: a method named `constructor` or `toString` must find nothing here.
-const URL_PARAM: ReadonlyMap<string, string> = new Map([
-  ['Page.navigate', 'url'],
-  ['Target.createTarget', 'url'],
-  ['Network.loadNetworkResource', 'url'],
-  ['Fetch.continueRequest', 'url'],
-  ['Network.continueInterceptedRequest', 'url'],
-]);
+function navigation(field: string, required: boolean): ParamJudge {
+  return (method, params) => {
+    const url = params?.[field];
+    if (url === undefined && !required) return pass(params);
+    if (url === undefined) return no(`${method}: ${field} is required`);
+    return navigableUrl(url)
+      ? pass(params)
+      : no(`${method}: only http(s) URLs and about:blank may be opened`);
+  };
+}
 
-/** Methods no client gets: each hands out a channel or a file the door cannot watch. */
-const FORBIDDEN: ReadonlyMap<string, string> = new Map([
-  // Gives page script a browser-level CDP channel that never passes through the door.
-  [
-    'Target.exposeDevToolsProtocol',
-    'Target.exposeDevToolsProtocol is not available through the door',
-  ],
-  ['Extensions.loadUnpacked', 'loading extensions from the server filesystem is not allowed'],
-]);
-
-/** The list of server file paths a command would read, if it names any. */
-function fileParams(method: string, params: Record<string, unknown> | undefined): unknown {
-  if (method === 'DOM.setFileInputFiles' || method === 'Page.handleFileChooser') {
-    return params?.['files'] ?? (method === 'DOM.setFileInputFiles' ? null : undefined);
-  }
-  if (method === 'Input.dispatchDragEvent') {
-    const data = params?.['data'];
-    return isRecord(data) ? data['files'] : undefined;
+/** Numbers a client sets that Chromium would turn into memory: each at most `max`. */
+function overLimit(
+  method: string,
+  params: Params,
+  fields: readonly string[],
+  max: number,
+  name: string,
+): string | undefined {
+  for (const field of fields) {
+    const value = params?.[field];
+    if (typeof value === 'number' && value > max) {
+      return `${method}: ${field} ${value} is over ${name} (${max})`;
+    }
   }
   return undefined;
 }
 
-type Judged =
-  { ok: true; params: Record<string, unknown> | undefined } | { ok: false; message: string };
+function sized(fields: readonly string[], scaleField?: string): ParamJudge {
+  return (method, params, { limits }) => {
+    const problem =
+      overLimit(method, params, fields, limits.maxViewport, 'MAX_VIEWPORT') ??
+      (scaleField
+        ? overLimit(
+            method,
+            params,
+            [scaleField],
+            limits.maxDeviceScaleFactor,
+            'MAX_DEVICE_SCALE_FACTOR',
+          )
+        : undefined);
+    if (problem) return no(problem);
+    const [w, h] = fields.map((f) => params?.[f]);
+    const scale = scaleField ? params?.[scaleField] : 1;
+    if (typeof w === 'number' && typeof h === 'number' && typeof scale === 'number' && scale > 0) {
+      const pixels = capturePixelsProblem(w, h, scale, limits);
+      if (pixels) return no(`${method}: ${pixels}`);
+    }
+    return pass(params);
+  };
+}
 
-function judgeParams(
-  method: string,
-  params: Record<string, unknown> | undefined,
-  policy: FramePolicy,
-): Judged {
-  const forbidden = FORBIDDEN.get(method);
-  if (forbidden) return { ok: false, message: forbidden };
-  const urlParam = URL_PARAM.get(method);
-  if (urlParam && params && params[urlParam] !== undefined) {
-    // Fetch.continueRequest may omit url (continue unchanged); navigation must name one.
-    if (!navigableUrl(params[urlParam])) {
-      return { ok: false, message: `${method}: only http(s) URLs and about:blank may be opened` };
-    }
-  } else if (urlParam && (method === 'Page.navigate' || method === 'Target.createTarget')) {
-    return { ok: false, message: `${method}: url is required` };
+const downloads: ParamJudge = (method, params, policy) => {
+  const behavior = params?.['behavior'];
+  if (behavior === 'deny') return pass(params);
+  if (behavior !== 'allow' && behavior !== 'allowAndName') {
+    return no(
+      `${method}: behavior must be deny, allow or allowAndName (downloads stay in the session's own folder)`,
+    );
   }
-  if (method === 'Target.createBrowserContext' && params) {
-    for (const field of ['proxyServer', 'proxyBypassList']) {
-      if (params[field] !== undefined && params[field] !== null) {
-        return {
-          ok: false,
-          message: `Target.createBrowserContext: ${field} is not allowed; every context uses the service's private-network proxy`,
-        };
-      }
+  const inside = confinedPath(policy.sessionDir, params?.['downloadPath']);
+  if (inside === params?.['downloadPath']) return pass(params);
+  // A path outside the folder names the client's own machine (Playwright sends its local temp
+  // dir on connect), not ours: downloads land in the session's folder whatever it says.
+  return pass({ ...params, downloadPath: inside ?? policy.downloadDir });
+};
+
+function files(pick: (params: Params) => unknown): ParamJudge {
+  return (method, params, policy) => {
+    const list = pick(params);
+    if (list === undefined) return pass(params);
+    if (!Array.isArray(list) || list.some((f) => !confinedPath(policy.sessionDir, f))) {
+      return no(`${method}: only files inside the session folder can be read`);
+    }
+    return pass(params);
+  };
+}
+
+function certificates(field: string): ParamJudge {
+  return (method, params, policy) =>
+    params?.[field] === true && !policy.allowInsecureTls
+      ? no(
+          `${method}: certificate errors are ignored only for a session created with insecureTls on a service with ALLOW_INSECURE_TLS=1`,
+        )
+      : pass(params);
+}
+
+const browserContext: ParamJudge = (method, params) => {
+  for (const field of ['proxyServer', 'proxyBypassList']) {
+    if (params?.[field] !== undefined && params[field] !== null) {
+      return no(
+        `${method}: ${field} is not allowed; every context uses the service's private-network proxy`,
+      );
     }
   }
-  if (method === 'Browser.setDownloadBehavior' || method === 'Page.setDownloadBehavior') {
-    const behavior = params?.['behavior'];
-    if (behavior === 'deny') return { ok: true, params };
-    if (behavior !== 'allow' && behavior !== 'allowAndName') {
-      return {
-        ok: false,
-        message: `${method}: behavior must be deny, allow or allowAndName (downloads stay in the session's own folder)`,
-      };
-    }
-    const path = params?.['downloadPath'];
-    if (typeof path === 'string' && inside(policy.downloadDir, path)) return { ok: true, params };
-    // A client's path names its own machine, not ours: confine the download to the session's
-    // folder instead of writing where it says (Playwright sends its local temp dir on connect).
-    return { ok: true, params: { ...params, downloadPath: policy.downloadDir } };
+  const origins = params?.['originsWithUniversalNetworkAccess'];
+  if (Array.isArray(origins) && origins.length > 0) {
+    return no(`${method}: originsWithUniversalNetworkAccess is not allowed`);
   }
-  // Each of these reads files from the server's disk into the page (spec: "touch the server's
-  // filesystem"); only the session's own folder is readable.
-  const files = fileParams(method, params);
-  if (files !== undefined) {
+  return pass(params);
+};
+
+const pdf: ParamJudge = (method, params) => {
+  for (const side of ['paperWidth', 'paperHeight']) {
+    const v = params?.[side];
+    if (typeof v === 'number' && !(v > 0 && v <= MAX_PAPER_INCHES)) {
+      return no(`${method}: ${side} must be more than 0 and at most ${MAX_PAPER_INCHES} inches`);
+    }
+  }
+  for (const margin of ['marginTop', 'marginBottom', 'marginLeft', 'marginRight']) {
+    const v = params?.[margin];
+    if (typeof v === 'number' && !(v >= 0 && v < MAX_PAPER_INCHES)) {
+      return no(`${method}: ${margin} must be from 0 to under ${MAX_PAPER_INCHES} inches`);
+    }
+  }
+  return pass(params);
+};
+
+const screenshot: ParamJudge = (method, params, { limits }) => {
+  const clip = params?.['clip'];
+  if (!isRecord(clip)) return pass(params);
+  const { width, height, scale } = clip;
+  if (typeof width !== 'number' || typeof height !== 'number') return pass(params);
+  const problem = capturePixelsProblem(
+    width,
+    height,
+    typeof scale === 'number' ? scale : 1,
+    limits,
+  );
+  return problem ? no(`${method}: clip ${problem}`) : pass(params);
+};
+
+const windowBounds: ParamJudge = (method, params, policy) => {
+  const bounds = params?.['bounds'];
+  if (!isRecord(bounds)) return pass(params);
+  const judged = sized(['width', 'height'])(method, bounds, policy);
+  return judged.ok ? pass(params) : judged;
+};
+
+/** `first`, then `second` on what `first` passed. */
+function both(first: ParamJudge, second: ParamJudge): ParamJudge {
+  return (method, params, policy) => {
+    const judged = first(method, params, policy);
+    return judged.ok ? second(method, judged.params, policy) : judged;
+  };
+}
+
+// Maps, not object literals: a method named `constructor` or `toString` must find nothing here.
+const PARAM_JUDGES: ReadonlyMap<string, ParamJudge> = new Map([
+  ['Page.navigate', navigation('url', true)],
+  ['Target.createTarget', both(navigation('url', true), sized(['width', 'height']))],
+  ['Network.loadNetworkResource', navigation('url', true)],
+  ['Fetch.continueRequest', navigation('url', false)],
+  ['Network.continueInterceptedRequest', navigation('url', false)],
+  ['Target.createBrowserContext', browserContext],
+  ['Browser.setDownloadBehavior', downloads],
+  ['Page.setDownloadBehavior', downloads],
+  ['DOM.setFileInputFiles', files((p) => p?.['files'] ?? null)],
+  ['Page.handleFileChooser', files((p) => p?.['files'])],
+  [
+    'Input.dispatchDragEvent',
+    files((p) => (isRecord(p?.['data']) ? p['data']['files'] : undefined)),
+  ],
+  ['Security.setIgnoreCertificateErrors', certificates('ignore')],
+  ['Security.setOverrideCertificateErrors', certificates('override')],
+  [
+    'Emulation.setDeviceMetricsOverride',
+    both(sized(['width', 'height'], 'deviceScaleFactor'), sized(['screenWidth', 'screenHeight'])),
+  ],
+  ['Emulation.setVisibleSize', sized(['width', 'height'])],
+  ['Emulation.addScreen', sized(['width', 'height'], 'devicePixelRatio')],
+  ['Emulation.updateScreen', sized(['width', 'height'], 'devicePixelRatio')],
+  ['Browser.setContentsSize', sized(['width', 'height'])],
+  ['Browser.setWindowBounds', windowBounds],
+  ['Page.startScreencast', sized(['maxWidth', 'maxHeight'])],
+  ['Page.captureScreenshot', screenshot],
+  ['Page.printToPDF', pdf],
+]);
+
+/** Commands that name a target by `targetId`: none may name a devtools:, chrome: or file: page. */
+const TARGETED = new Set([
+  'Target.attachToTarget',
+  'Target.activateTarget',
+  'Target.autoAttachRelated',
+  'Target.sendMessageToTarget',
+]);
+
+function judgeCommand(command: CdpCommand, policy: FramePolicy, targets: TargetWatch): Judged {
+  const { method, params } = command;
+  const refused = refusedMethod(method);
+  if (refused) return no(refused);
+  if (command.sessionId !== undefined && targets.blocked(command.sessionId)) {
+    return no(`${method}: that session's target is a browser-internal page no client may drive`);
+  }
+  if (TARGETED.has(method)) {
+    const targetId = params?.['targetId'];
+    const sessionId = params?.['sessionId'];
     if (
-      !Array.isArray(files) ||
-      files.some((f) => typeof f !== 'string' || !inside(policy.sandboxDir, f))
+      (typeof targetId === 'string' && targets.forbidden(targetId)) ||
+      (typeof sessionId === 'string' && targets.blocked(sessionId))
     ) {
-      return { ok: false, message: `${method}: files outside the session folder are not readable` };
+      return no(`${method}: devtools:, chrome: and file: targets are not open to clients`);
     }
   }
-  return { ok: true, params };
+  const judge = PARAM_JUDGES.get(method);
+  return judge ? judge(method, params, policy) : pass(params);
 }
 
 function parseCommand(text: string): CdpCommand | undefined {
@@ -176,8 +330,13 @@ function refusal(command: CdpCommand, message: string): FrameVerdict {
   return { ok: false, reply: errorReply(command.id, command.sessionId, REFUSED, message) };
 }
 
-/** Judges one client frame; a refusal carries the CDP error reply to send back instead. */
-export function judgeClientFrame(text: string, policy: FramePolicy, depth = 0): FrameVerdict {
+/** Judges one client message; a refusal carries the CDP error reply to send back instead. */
+export function judgeClientFrame(
+  text: string,
+  policy: FramePolicy,
+  targets: TargetWatch,
+  depth = 0,
+): FrameVerdict {
   const command = parseCommand(text);
   if (!command) {
     const id = /"id"\s*:\s*(\d+)/.exec(text)?.[1];
@@ -191,19 +350,17 @@ export function judgeClientFrame(text: string, policy: FramePolicy, depth = 0): 
       ),
     };
   }
+  const judged = judgeCommand(command, policy, targets);
+  if (!judged.ok) return refusal(command, judged.message);
   // The old, non-flat way to talk to a target wraps a whole command in a string: judge it too.
   if (command.method === 'Target.sendMessageToTarget') {
     const inner = command.params?.['message'];
     if (typeof inner !== 'string' || depth > 0) return refusal(command, 'cannot parse CDP frame');
-    const verdict = judgeClientFrame(inner, policy, depth + 1);
-    if (!verdict.ok)
-      return refusal(
-        command,
-        (JSON.parse(verdict.reply) as { error: { message: string } }).error.message.replace(
-          /^havn: /,
-          '',
-        ),
-      );
+    const verdict = judgeClientFrame(inner, policy, targets, depth + 1);
+    if (!verdict.ok) {
+      const { message } = (JSON.parse(verdict.reply) as { error: { message: string } }).error;
+      return refusal(command, message.replace(/^havn: /, ''));
+    }
     if (verdict.text === inner) return { ok: true, text, command };
     const params = { ...command.params, message: verdict.text };
     return {
@@ -212,8 +369,6 @@ export function judgeClientFrame(text: string, policy: FramePolicy, depth = 0): 
       command: { ...command, params },
     };
   }
-  const judged = judgeParams(command.method, command.params, policy);
-  if (!judged.ok) return refusal(command, judged.message);
   if (judged.params === command.params) return { ok: true, text, command };
   const rewritten = { ...command, params: judged.params };
   return { ok: true, text: JSON.stringify(rewritten), command: rewritten };

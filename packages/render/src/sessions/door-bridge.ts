@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DoorSession } from './cdp-door.js';
 import { judgeClientFrame } from './cdp-frame-policy.js';
+import { TargetWatch, WATCHED_EVENTS } from './cdp-targets.js';
 import {
   CLOSE,
   ClientFrameReader,
@@ -19,20 +20,17 @@ import {
 // with only their frame boundaries followed, so that the door's own frames (refusal replies, a
 // close) go out between two of Chromium's, never inside one.
 
-// The largest client message the door reads whole: a document or a script to inject can be big,
-// but a client must not make the service hold unbounded memory. Chromium's frames are not held.
-const MAX_PAYLOAD = 256 * 1024 * 1024;
 // How long a client has to hang up after the door's close frame before it is cut off.
 const CLOSE_GRACE_MS = 2000;
-const ATTACHED = Buffer.from('"Target.attachedToTarget"');
+const WATCHED = WATCHED_EVENTS.map((method) => Buffer.from(`"${method}"`));
 // Chromium writes an event's method first, so only the head of a frame needs looking at.
 const PROBE_LENGTH = 48;
 
 export class DoorBridge {
-  private readonly reader = new ClientFrameReader(MAX_PAYLOAD);
+  private readonly reader: ClientFrameReader;
   private readonly scanner: ServerFrameScanner;
-  /** Flat-mode sessionId → targetId, so Page.bringToFront names the page it brings forward. */
-  private readonly targets = new Map<string, string>();
+  /** What the browser told this client about targets (bringToFront, internal pages). */
+  private readonly targets = new TargetWatch();
   /** The door's frames for the client, waiting for the end of the frame Chromium is sending. */
   private held: Buffer[] = [];
   private ended = false;
@@ -45,12 +43,15 @@ export class DoorBridge {
     private readonly browser: Socket,
     private readonly log: FastifyBaseLogger,
     private readonly onEnd: () => void,
+    /** The largest client message read whole; Chromium's frames are never held. */
+    maxMessageBytes: number,
   ) {
+    this.reader = new ClientFrameReader(maxMessageBytes);
     this.scanner = new ServerFrameScanner(
       PROBE_LENGTH,
-      (head) => head.includes(ATTACHED),
+      (head) => WATCHED.some((method) => head.includes(method)),
       (payload) => {
-        this.noteAttachment(payload);
+        this.targets.note(payload.toString('utf8'));
       },
     );
     this.log.info({ session: session.id }, 'cdp client attached');
@@ -139,7 +140,7 @@ export class DoorBridge {
   /** One whole client message: forwarded as it came, rewritten, or answered with a refusal. */
   private judge(payload: Buffer, raw: Buffer | undefined): void {
     const text = payload.toString('utf8');
-    const verdict = judgeClientFrame(text, this.session.framePolicy);
+    const verdict = judgeClientFrame(text, this.session.framePolicy, this.targets);
     if (!verdict.ok) {
       this.toClient(serverTextFrame(verdict.reply));
       return;
@@ -148,28 +149,12 @@ export class DoorBridge {
     if (method === 'Target.activateTarget' && typeof params?.['targetId'] === 'string') {
       this.session.activated(params['targetId']);
     } else if (method === 'Page.bringToFront' && sessionId) {
-      const targetId = this.targets.get(sessionId);
+      const targetId = this.targets.targetOf(sessionId);
       if (targetId) this.session.activated(targetId);
     }
     // A message that came as one text frame and passes unchanged goes on as that frame.
     const asSent = verdict.text === text && raw && (raw.readUInt8(0) & 0x0f) === OPCODE.text;
     this.browser.write(asSent ? raw : clientTextFrame(Buffer.from(verdict.text, 'utf8')));
-  }
-
-  private noteAttachment(payload: Buffer): void {
-    try {
-      const event = JSON.parse(payload.toString('utf8')) as {
-        method?: string;
-        params?: { sessionId?: string; targetInfo?: { targetId?: string } };
-      };
-      const sessionId = event.params?.sessionId;
-      const targetId = event.params?.targetInfo?.targetId;
-      if (event.method === 'Target.attachedToTarget' && sessionId && targetId) {
-        this.targets.set(sessionId, targetId);
-      }
-    } catch {
-      // Not ours to judge: browser frames are forwarded as they are.
-    }
   }
 }
 

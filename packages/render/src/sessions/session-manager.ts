@@ -1,9 +1,12 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpError, randomToken, tokensEqual, type HostPolicy, type Logger } from '@havn/shared';
 import { NoOpenPageError, SessionBrowser, SessionInputError } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, ArtifactStore } from '../artifacts/artifact-store.js';
+import type { BrowserRuntime } from '../browser/browser-runtime.js';
+import type { GuardProxy, ProxyChannel } from '../netguard/guard-proxy.js';
+import { judgeHops } from '../netguard/navigation-hops.js';
 import { checkRenderUrl } from '../netguard/url-check.js';
 import type { Profile } from '../profiles.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recorder.js';
@@ -22,9 +25,10 @@ export interface SessionProfile extends Omit<Profile, 'paper'> {
 
 export interface SessionManagerDeps {
   config: SessionConfig;
-  chromiumPath: string;
-  /** Launch flags that put the browser behind the guard proxy (render's browser/ launch args). */
-  chromiumArgs: readonly string[];
+  /** Each session's browser gets a proxy channel of its own, so its refusals are its own. */
+  proxy: Pick<GuardProxy, 'openChannel'>;
+  /** Binary, uid and sandbox of each session's browser (docs/render.md#browser-processes). */
+  runtime: BrowserRuntime;
   artifacts: ArtifactStore;
   log: Logger;
   /** A name or inline profile → the resolved profile; throws HttpError 400 naming the field. */
@@ -65,6 +69,10 @@ export class SessionManager {
     this.reaper.unref();
   }
 
+  get config(): SessionConfig {
+    return this.deps.config;
+  }
+
   /** Live sessions, for health (spec 1 §2.5 `sessions`). */
   liveCount(): number {
     return this.sessions.size;
@@ -95,24 +103,35 @@ export class SessionManager {
       throw new HttpError(429, `MAX_SESSIONS (${this.deps.config.maxSessions}) reached`);
     }
     this.starting++;
-    const dir = await mkdtemp(join(this.deps.tmpDir ?? tmpdir(), 'havn-session-'));
+    const dir = await realpath(await mkdtemp(join(this.deps.tmpDir ?? tmpdir(), 'havn-session-')));
+    let channel: ProxyChannel | undefined;
+    let uid: number | undefined;
     let browser: SessionBrowser | undefined;
     let recorder: Recorder | undefined;
+    const cleanup = async (): Promise<void> => {
+      await channel?.close();
+      this.deps.runtime.release(uid);
+    };
     try {
       const downloadDir = join(dir, 'downloads');
       await mkdir(downloadDir);
+      // The session's folder is the browser's own: the one place it may write.
+      uid = await this.deps.runtime.acquire([dir, downloadDir]);
+      channel = await this.deps.proxy.openChannel({ keepRefusals: true });
+      const insecureTls = this.deps.allowInsecureTls && input.insecureTls === true;
       browser = await SessionBrowser.launch({
-        executablePath: this.deps.chromiumPath,
-        args: this.deps.chromiumArgs,
+        ...this.deps.runtime.launch(channel.url, dir, uid),
         userDataDir: join(dir, 'profile'),
         ...profile,
         headers: input.headers ?? {},
         cookies: input.cookies ?? [],
-        ignoreHTTPSErrors: this.deps.allowInsecureTls && input.insecureTls === true,
+        ignoreHTTPSErrors: insecureTls,
       });
       // Spec 1 §3.1: the recorder starts first, so the video shows the page loading.
       if (input.record) recorder = await this.startRecorder(browser, dir, input.record);
-      if (input.url !== undefined) await this.navigate(browser, input.url);
+      if (input.url !== undefined) await this.navigate(browser, input.url, channel);
+      // From here the channel lives as long as the session: keep no list of its refusals.
+      channel.forget();
       const token = randomToken(24);
       const session = new Session({
         id: randomToken(16),
@@ -123,7 +142,13 @@ export class SessionManager {
         browser,
         recorder,
         dir,
-        framePolicy: { downloadDir, sandboxDir: dir },
+        framePolicy: {
+          sessionDir: dir,
+          downloadDir,
+          allowInsecureTls: insecureTls,
+          limits: this.deps.config.limits,
+        },
+        cleanup,
         isServiceToken: this.isServiceToken,
         now: this.now,
       });
@@ -138,6 +163,7 @@ export class SessionManager {
     } catch (err) {
       await recorder?.stop().catch(() => undefined);
       await browser?.close();
+      await cleanup();
       await rm(dir, { recursive: true, force: true });
       if (err instanceof SessionInputError) throw new HttpError(400, err.message);
       throw err;
@@ -227,6 +253,7 @@ export class SessionManager {
         });
       if (video) session.artifacts.push(video);
       await session.browser.close();
+      await session.cleanup();
       this.deps.log.info({ session: session.id }, 'session closed');
       return [...session.artifacts];
     } finally {
@@ -239,13 +266,19 @@ export class SessionManager {
     return Math.floor(Math.min(ttlMs ?? this.deps.config.ttlMs, this.deps.config.maxTtlMs));
   }
 
-  private async navigate(browser: SessionBrowser, url: string): Promise<void> {
-    try {
-      await browser.navigate(url, this.deps.navigationTimeoutMs ?? 30_000);
-    } catch (err) {
-      const reason = (err as Error).message.split('\n', 1)[0] ?? 'unknown error';
-      throw new HttpError(502, `navigation failed: ${reason}`);
+  /** The first page, judged hop by hop as a render is: 400 naming a refused hop, else 502. */
+  private async navigate(
+    browser: SessionBrowser,
+    url: string,
+    channel: ProxyChannel,
+  ): Promise<void> {
+    const { hops, failure } = await browser.navigate(url, this.deps.navigationTimeoutMs ?? 30_000);
+    const verdict = judgeHops(hops, channel);
+    if (verdict && 'refused' in verdict) {
+      throw new HttpError(400, `navigation refused: ${verdict.refused.message}`);
     }
+    const reason = verdict ? verdict.unreachable.reason : failure;
+    if (reason !== undefined) throw new HttpError(502, `navigation failed: ${reason}`);
   }
 
   private async startRecorder(

@@ -34,6 +34,8 @@ export interface SessionParts {
   /** Everything the session wrote on disk: profile, downloads, frames. */
   dir: string;
   framePolicy: FramePolicy;
+  /** Releases what the session holds besides its browser (proxy channel, uid). */
+  cleanup: () => Promise<void>;
   isServiceToken: (token: string | undefined) => boolean;
   now: () => number;
 }
@@ -46,6 +48,7 @@ export class Session implements DoorSession {
   readonly recorder: Recorder | undefined;
   readonly dir: string;
   readonly framePolicy: FramePolicy;
+  readonly cleanup: () => Promise<void>;
   readonly artifacts: ArtifactDescriptor[] = [];
   readonly createdAt: number;
   ttlMs: number;
@@ -66,6 +69,7 @@ export class Session implements DoorSession {
     this.recorder = parts.recorder;
     this.dir = parts.dir;
     this.framePolicy = parts.framePolicy;
+    this.cleanup = parts.cleanup;
     this.isServiceToken = parts.isServiceToken;
     this.now = parts.now;
     this.ttlMs = parts.ttlMs;

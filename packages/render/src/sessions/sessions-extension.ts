@@ -1,8 +1,6 @@
-import { browserLaunchArgs } from '../browser/launch-args.js';
 import { resolveProfile } from '../profiles.js';
 import type { ServerExtension } from '../server-context.js';
 import { SessionManager, type SessionManagerDeps } from './session-manager.js';
-import { sessionConfigFromEnv } from './session-config.js';
 import { sessionRoutes } from './sessions.routes.js';
 
 // Browser sessions as an extension of the render service: buildServer registers it after the
@@ -21,21 +19,25 @@ export function sessionsExtension(
   return {
     register: async (app, ctx) => {
       const { config } = ctx;
-      const sessionConfig = sessionConfigFromEnv({
-        MAX_SESSIONS: config.maxSessions,
-        SESSION_TTL_MS: config.sessionTtlMs,
-        SESSION_MAX_TTL_MS: config.sessionMaxTtlMs,
-        PUBLIC_BASE_URL: config.publicBaseUrl,
-        FFMPEG_PATH: config.ffmpegPath,
-      });
+      const sessionConfig = {
+        maxSessions: config.maxSessions,
+        // A default lease longer than the clamp would be clamped on every creation: clamp it once.
+        ttlMs: Math.min(config.sessionTtlMs, config.sessionMaxTtlMs),
+        maxTtlMs: config.sessionMaxTtlMs,
+        publicBaseUrl: config.publicBaseUrl,
+        ffmpegPath: config.ffmpegPath,
+        limits: config.captureLimits,
+        maxMessageBytes: config.cdpMaxMessageBytes,
+        maxClients: config.cdpMaxClients,
+      };
       manager = new SessionManager({
         config: sessionConfig,
-        chromiumPath: config.chromiumPath,
         // Behind the service's own guard proxy, with the very flags one-shot renders use.
-        chromiumArgs: browserLaunchArgs(ctx.proxy.url),
+        proxy: ctx.proxy,
+        runtime: ctx.runtime,
         artifacts: ctx.store,
         log: ctx.log,
-        resolveProfile: (input) => resolveProfile(input),
+        resolveProfile: (input) => resolveProfile(input, 'profile', config.captureLimits),
         hostPolicy: ctx.policy,
         allowInsecureTls: config.allowInsecureTls,
         serviceToken: ctx.auth.allowAnonymous ? undefined : ctx.auth.apiToken,

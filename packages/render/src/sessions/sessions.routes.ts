@@ -50,6 +50,8 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     lookup: (id) => manager.get(id),
     isServiceToken: manager.isServiceToken,
     log: app.log,
+    maxMessageBytes: manager.config.maxMessageBytes,
+    maxClientsPerSession: manager.config.maxClients,
   });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     door.handleUpgrade(req, socket, head);

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // Pages the sessions tests drive: a static page, an animated one (so the recorder gets a steady
-// stream of frames), and a canary that counts every hit (it must see none).
+// stream of frames), a download (`/download?name=`), a redirect (`/redirect?to=`) and a page
+// with a file input.
 
 const PAGES: Readonly<Record<string, string>> = {
   '/': '<!doctype html><title>fixture</title><h1 id="hello">hello from the fixture</h1>',
@@ -12,6 +13,10 @@ const PAGES: Readonly<Record<string, string>> = {
     "document.getElementById('n').textContent=String(n);" +
     "document.getElementById('box').style.transform='translateX('+(n%300)+'px)';" +
     'requestAnimationFrame(tick)})()</script>',
+  '/upload':
+    '<!doctype html><title>upload</title><input type="file" id="file">' +
+    '<p id="got"></p><script>document.getElementById(\'file\').onchange=async(e)=>{' +
+    "const f=e.target.files[0];document.getElementById('got').textContent=f.name+':'+(await f.text())}</script>",
 };
 
 export interface TestServer {
@@ -26,7 +31,22 @@ export async function startFixtureServer(): Promise<TestServer> {
   const state = { hits: 0 };
   const server: Server = createServer((req, res) => {
     state.hits++;
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = url.pathname;
+    if (path === '/download') {
+      const name = url.searchParams.get('name') ?? 'file.txt';
+      res
+        .writeHead(200, {
+          'content-type': 'application/octet-stream',
+          'content-disposition': `attachment; filename="${name}"`,
+        })
+        .end(`downloaded ${name}`);
+      return;
+    }
+    if (path === '/redirect') {
+      res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
+      return;
+    }
     if (path === '/echo') {
       // What the browser sent, so tests can see headers and cookies applied.
       const seen = { xTest: req.headers['x-test'] ?? null, cookie: req.headers.cookie ?? null };

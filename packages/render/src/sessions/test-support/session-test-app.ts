@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { FsArtifactStore } from '../../artifacts/fs-artifact-store.js';
-import { browserLaunchArgs } from '../../browser/launch-args.js';
+import { BrowserRuntime } from '../../browser/browser-runtime.js';
+import { DEFAULT_CAPTURE_LIMITS } from '../../capture-limits.js';
 import { GuardProxy } from '../../netguard/guard-proxy.js';
 import { startFixtureServer, type TestServer } from './fixture-server.js';
 
@@ -16,6 +17,9 @@ import { startFixtureServer, type TestServer } from './fixture-server.js';
 // an in-memory artifact store, and a fixture server (reachable as `localhost`, an allowed host).
 
 export const SERVICE_TOKEN = 'service-token-for-tests-0123456789';
+
+/** Debian's two builds; the door's security tests run against each. */
+export const BROWSERS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'] as const;
 
 const PROFILES: Readonly<Record<string, SessionProfile>> = {
   desktop: {
@@ -59,6 +63,7 @@ export interface SessionTestApp {
   /** Hosts the guard proxy refused so far. */
   refusals: string[];
   fixture: TestServer;
+  proxy: GuardProxy;
   auth: { authorization: string };
   close(): Promise<void>;
 }
@@ -70,6 +75,10 @@ export async function startSessionTestApp(
     maxTtlMs?: number;
     reaperIntervalMs?: number;
     allowInsecureTls?: boolean;
+    /** The browser binary; both Debian builds are tested (BROWSERS). */
+    chromiumPath?: string;
+    maxMessageBytes?: number;
+    maxClients?: number;
   } = {},
 ): Promise<SessionTestApp> {
   const fixture = await startFixtureServer();
@@ -90,9 +99,16 @@ export async function startSessionTestApp(
       maxTtlMs: options.maxTtlMs ?? 120_000,
       publicBaseUrl: undefined,
       ffmpegPath: '/usr/bin/ffmpeg',
+      limits: DEFAULT_CAPTURE_LIMITS,
+      maxMessageBytes: options.maxMessageBytes ?? 80 * 1024 * 1024,
+      maxClients: options.maxClients ?? 4,
     },
-    chromiumPath: '/usr/bin/chromium-headless-shell',
-    chromiumArgs: browserLaunchArgs(proxy.url),
+    proxy,
+    // As the service runs them: a uid of their own when the tests run as root, sandboxed.
+    runtime: BrowserRuntime.detect(options.chromiumPath ?? BROWSERS[0], {
+      first: 64000,
+      last: 64099,
+    }),
     artifacts: store,
     log,
     resolveProfile: testResolveProfile,
@@ -120,6 +136,7 @@ export async function startSessionTestApp(
     },
     refusals,
     fixture,
+    proxy,
     auth: { authorization: `Bearer ${SERVICE_TOKEN}` },
     close: async () => {
       await app.close();

@@ -1,0 +1,68 @@
+// What one door client has been told about targets, read from the browser's Target events as they
+// pass the door: which page each of its CDP sessions drives, and which targets are browser-
+// internal pages (devtools:, chrome:, chrome-untrusted:, file:) that no client may drive. The
+// frame policy refuses a command aimed at one, whether the client attached itself or the browser
+// auto-attached it (docs/sessions.md#what-the-door-allows).
+
+const INTERNAL = /^(devtools|chrome|chrome-untrusted|file):/i;
+
+/** The events the door reads; Chromium writes an event's method first, so a frame's head shows it. */
+export const WATCHED_EVENTS = [
+  'Target.attachedToTarget',
+  'Target.targetCreated',
+  'Target.targetInfoChanged',
+  'Target.detachedFromTarget',
+] as const;
+
+interface TargetEvent {
+  method?: unknown;
+  params?: {
+    sessionId?: unknown;
+    targetInfo?: { targetId?: unknown; url?: unknown };
+  };
+}
+
+export class TargetWatch {
+  /** Flat-mode sessionId → targetId. */
+  private readonly sessions = new Map<string, string>();
+  private readonly internal = new Set<string>();
+
+  /** Reads one browser event; anything else (or anything unparseable) is ignored. */
+  note(payload: string): void {
+    let event: TargetEvent;
+    try {
+      event = JSON.parse(payload) as TargetEvent;
+    } catch {
+      return;
+    }
+    const sessionId = event.params?.sessionId;
+    if (event.method === 'Target.detachedFromTarget' && typeof sessionId === 'string') {
+      this.sessions.delete(sessionId);
+      return;
+    }
+    const info = event.params?.targetInfo;
+    const targetId = info?.targetId;
+    if (typeof targetId !== 'string') return;
+    // Once internal, always: a page that showed chrome:// stays closed to clients.
+    if (typeof info?.url === 'string' && INTERNAL.test(info.url)) this.internal.add(targetId);
+    if (event.method === 'Target.attachedToTarget' && typeof sessionId === 'string') {
+      this.sessions.set(sessionId, targetId);
+    }
+  }
+
+  /** The target a CDP session drives, if the door saw it attach. */
+  targetOf(sessionId: string): string | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  /** True for a browser-internal target. */
+  forbidden(targetId: string): boolean {
+    return this.internal.has(targetId);
+  }
+
+  /** True for a CDP session attached to a browser-internal target. */
+  blocked(sessionId: string): boolean {
+    const targetId = this.sessions.get(sessionId);
+    return targetId !== undefined && this.internal.has(targetId);
+  }
+}
