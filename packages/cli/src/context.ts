@@ -13,6 +13,8 @@ export interface CliContext {
   /** The profile HAVN_PROFILE names; --profile wins over it (docs/cli.md#profiles). */
   readonly profile: string | undefined;
   readonly stdout: TextSink;
+  /** The terminal's width when stdout is a terminal; undefined for a pipe or a file. */
+  readonly columns: number | undefined;
   readonly stderr: TextSink;
   // A function: touching process.stdin creates the stream, which only `login --with-token` needs.
   readonly stdin: () => NodeJS.ReadableStream;

@@ -11,6 +11,8 @@ const environment = readEnvironment(process.env, process.stdout.isTTY);
 const ctx: CliContext = {
   ...environment,
   stdout: process.stdout,
+  // A terminal that reports no size (0) counts as none.
+  columns: process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : undefined,
   stderr: process.stderr,
   stdin: () => process.stdin,
   now: () => Date.now(),

@@ -123,6 +123,7 @@ describe('havn configure telemetry', () => {
       ['otel', 'traces'],
       ['otel', 'logs'],
       ['otel', 'spans'],
+      ['otel', 'trace'],
       ['otel', 'query'],
     ]) {
       const r = await havn([...command, '--help'], { configDir: config.dir });
@@ -136,6 +137,7 @@ describe('havn configure telemetry', () => {
       '  traces',
       '  logs',
       '  spans',
+      '  trace',
       '  query',
     ]);
     const version = await havn(['--version'], { configDir: config.dir });

@@ -7,6 +7,25 @@ export function truncate(text: string, max: number): string {
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
+/** `text` cut to at most `width` terminal columns, with an ellipsis when cut, padded to `width`. */
+export function fitWidth(text: string, width: number): string {
+  if (width <= 0) return '';
+  let used = 0;
+  let out = '';
+  const full = displayWidth(text) <= width;
+  for (const char of text) {
+    const w = displayWidth(char);
+    if (!full && used + w > width - 1) break;
+    out += char;
+    used += w;
+  }
+  if (!full) {
+    out += '…';
+    used += 1;
+  }
+  return out + ' '.repeat(Math.max(0, width - used));
+}
+
 /** Line breaks and tabs become spaces, so one row stays one line. */
 export function oneLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, ' ').replace(/\t/g, ' ');

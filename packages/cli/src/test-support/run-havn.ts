@@ -23,6 +23,8 @@ export interface HavnOptions {
   readonly configDir: string;
   readonly input?: string;
   readonly env?: Record<string, string>;
+  /** On a terminal (havnOnTerminal): its width in columns. */
+  readonly columns?: number;
 }
 
 export async function havn(args: readonly string[], options: HavnOptions): Promise<HavnResult> {
@@ -90,7 +92,9 @@ export async function havnOnTerminal(
   options: HavnOptions,
 ): Promise<HavnResult> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, HAVN_BIN, ...args].map(quote).join(' ');
+  const size =
+    options.columns === undefined ? '' : `stty cols ${String(options.columns)} rows 50; exec `;
+  const command = size + [process.execPath, HAVN_BIN, ...args].map(quote).join(' ');
   const child = spawn('script', ['-qec', command, '/dev/null'], {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',

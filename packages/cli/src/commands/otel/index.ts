@@ -3,6 +3,7 @@ import type { OtelCommandSpec } from './command-spec.js';
 import { errorsCommand } from './errors.js';
 import { logsCommand } from './logs.js';
 import { queryCommand } from './query.js';
+import { traceCommand } from './trace.js';
 import { spansCommand } from './spans.js';
 import { tracesCommand } from './traces.js';
 
@@ -11,5 +12,6 @@ export const OTEL_COMMANDS: readonly OtelCommandSpec[] = [
   tracesCommand,
   logsCommand,
   spansCommand,
+  traceCommand,
   queryCommand,
 ];

@@ -1,5 +1,5 @@
-// What every otel command does once its options are read (spec 3 §1, §5, §7): configuration
-// first, then the options, then the token, then the query, then the output.
+// What every otel command does once its options are read: configuration first, then the options,
+// then the token, then the query, then the output (docs/cli.md#errors-and-exit-codes).
 import { accessTokenFor } from '../../auth/access-token.js';
 import type { CliContext } from '../../context.js';
 import { windowBounds, type TimeWindow } from '../../kql/since.js';
@@ -7,19 +7,22 @@ import type { OutputFormat } from '../../output/format.js';
 import { renderRows } from '../../output/render-rows.js';
 import type { RowView } from '../../output/view.js';
 import type { Column } from '../../upstream/coerce.js';
-import { runQuery } from '../../upstream/query-client.js';
+import { runQuery, type QueryResult } from '../../upstream/query-client.js';
 import type { OptionValues } from './command-spec.js';
-import { resolveTarget } from './target.js';
+import { resolveTarget, type Target } from './target.js';
 
-export interface OtelPlan {
+export interface QueryPlan {
   readonly query: string;
   readonly window: TimeWindow;
   readonly format: OutputFormat;
   readonly verbose: boolean;
-  /** What to show of a row; a function of the result's columns when the user chose them. */
-  readonly view: RowView | ((columns: readonly Column[]) => RowView);
   /** The row cap the query applies (--limit); reaching it earns a warning. */
   readonly limit?: number;
+}
+
+export interface OtelPlan extends QueryPlan {
+  /** What to show of a row; a function of the result's columns when the user chose them. */
+  readonly view: RowView | ((columns: readonly Column[]) => RowView);
 }
 
 /** The query API returns at most this many rows. */
@@ -30,21 +33,36 @@ export async function runOtel(
   options: OptionValues,
   plan: () => OtelPlan | Promise<OtelPlan>,
 ): Promise<void> {
-  // The application ID is checked before anything else (docs/cli.md#errors-and-exit-codes).
-  const config = await resolveTarget(ctx, options);
+  const { plan: p, result } = await queryOtel(ctx, options, plan);
+  const view = typeof p.view === 'function' ? p.view(result.columns) : p.view;
+  if (p.format === 'table' && result.rows.length === 0) {
+    ctx.stderr.write(`No ${view.noun} in the ${p.window.text}.\n`);
+    return;
+  }
+  ctx.stdout.write(renderRows(p.format, view, result.rows, ctx.color));
+}
+
+/** Everything up to the rows: the checks in order, -v, the query, and the warnings on stderr. */
+export async function queryOtel<P extends QueryPlan>(
+  ctx: CliContext,
+  options: OptionValues,
+  plan: () => P | Promise<P>,
+): Promise<{ plan: P; target: Target; result: QueryResult }> {
+  // The application ID is checked before anything else.
+  const target = await resolveTarget(ctx, options);
   const p = await plan();
   if (p.verbose) {
     const { from, to } = windowBounds(p.window, ctx.now());
-    const which = config.profile === 'default' ? '' : ` (profile ${config.profile})`;
+    const which = target.profile === 'default' ? '' : ` (profile ${target.profile})`;
     ctx.stderr.write(
-      `App ID: ${config.appId}${which}\nWindow: ${from} to ${to} (${p.window.text}, timespan ${p.window.iso})\nQuery:\n${p.query}\n`,
+      `App ID: ${target.appId}${which}\nWindow: ${from} to ${to} (${p.window.text}, timespan ${p.window.iso})\nQuery:\n${p.query}\n`,
     );
   }
-  const accessToken = await accessTokenFor(ctx, config.apiUrl);
+  const accessToken = await accessTokenFor(ctx, target.apiUrl);
   const result = await runQuery(
     {
-      apiUrl: config.apiUrl,
-      appId: config.appId,
+      apiUrl: target.apiUrl,
+      appId: target.appId,
       accessToken,
       query: p.query,
       timespan: p.window.iso,
@@ -56,12 +74,7 @@ export async function runOtel(
     ctx.stderr.write(`Warning: the results may be incomplete (${result.warning})\n`);
   }
   warnIfCut(ctx, result.rows.length, p.limit);
-  const view = typeof p.view === 'function' ? p.view(result.columns) : p.view;
-  if (p.format === 'table' && result.rows.length === 0) {
-    ctx.stderr.write(`No ${view.noun} in the ${p.window.text}.\n`);
-    return;
-  }
-  ctx.stdout.write(renderRows(p.format, view, result.rows, ctx.color));
+  return { plan: p, target, result };
 }
 
 /** A result as long as its cap may have been cut: say so on stderr (docs/cli.md#time-windows). */
