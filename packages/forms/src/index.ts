@@ -1,13 +1,16 @@
 // The package's public surface: embed or test the forms server without spawning it.
 import { buildFromRequest } from './services/ingest.service.js';
-import { openStore as openStoreWith, type Store } from './store/store.js';
+import { openStore as openStoreWith, type Store, type StoreLocation } from './store/store.js';
 
 export { buildServer, type ServerDeps } from './server.js';
 export { loadConfig, configWith, type FormsConfig } from './config.js';
-export { type Store } from './store/store.js';
-export { loadOrCreateVapidKeys, type VapidKeys } from './services/vapid-keys.js';
+export { type Store, type StoreLocation } from './store/store.js';
+export { loadOrCreateVapidKeys, vapidKeysOf, type VapidKeys } from './services/vapid-keys.js';
 
-/** The embedded store in `userDataDir`, building ingest rows with the server's own rules. */
-export function openStore(userDataDir: string): Promise<Store> {
-  return openStoreWith(userDataDir, buildFromRequest);
+/**
+ * The store at `location` (a bare string is a USER_DATA_DIR for the embedded SQLite store),
+ * building ingest rows with the server's own rules.
+ */
+export function openStore(location: StoreLocation | string): Promise<Store> {
+  return openStoreWith(location, buildFromRequest);
 }

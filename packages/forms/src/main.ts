@@ -1,7 +1,7 @@
 import { ConfigError, createLogger, closeOnSignals } from '@havn/shared';
 import { loadConfig, type FormsConfig } from './config.js';
 import { buildServer } from './server.js';
-import { loadOrCreateVapidKeys } from './services/vapid-keys.js';
+import { vapidKeysOf } from './services/vapid-keys.js';
 import { buildFromRequest } from './services/ingest.service.js';
 import { openStore } from './store/store.js';
 
@@ -26,7 +26,7 @@ const app = await buildServer({
   config,
   log,
   store,
-  vapid: loadOrCreateVapidKeys(config.userDataDir),
+  vapid: await vapidKeysOf(store, config.userDataDir),
 });
 const url = await app.listen({ port: config.port, host: config.host });
 log.info({ url }, `havn forms listening on ${url}`);

@@ -18,7 +18,8 @@ import { OutboundHttp } from './services/delivery/outbound-http.js';
 import { pushSender } from './services/delivery/push-sender.js';
 import { webhookRetrySchedule } from './services/delivery/retry-schedule.js';
 import { webhookSender } from './services/delivery/webhook-sender.js';
-import { RateLimiter } from './services/rate-limiter.js';
+import { RateLimiter, type IngestLimiter } from './services/rate-limiter.js';
+import { SharedRateLimiter } from './services/shared-rate-limiter.js';
 import type { VapidKeys } from './services/vapid-keys.js';
 import type { Store } from './store/store.js';
 
@@ -32,6 +33,8 @@ export interface ServerDeps {
   retrySchedule?: readonly number[];
   /** Per-attempt timeout of webhooks and pushes; default 10 s (issue 5). */
   deliveryTimeoutMs?: number;
+  /** How long a claimed delivery stays this instance's on a shared database; default 60 s. */
+  deliveryLeaseMs?: number;
 }
 
 function packageVersion(): string {
@@ -91,6 +94,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     log: deps.log,
     now,
     schedule: deps.retrySchedule ?? webhookRetrySchedule,
+    leaseMs: deps.deliveryLeaseMs,
     // Deliveries yield to a burst of submissions (durable answers first) and catch up after it.
     ingestBusy: () => store.writer.busy(),
     senders: {
@@ -107,12 +111,17 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     worker.kick();
   });
 
+  // Instances sharing a database share the limit's counters there; the embedded store's one
+  // instance counts in memory.
+  const limiter: IngestLimiter = store.shared
+    ? new SharedRateLimiter(config.ingestRateLimitPerMinute, store.rateLimits, deps.log, now)
+    : new RateLimiter(config.ingestRateLimitPerMinute, now);
   const routeDeps: RouteDeps = {
     config,
     store,
     worker,
     vapid: deps.vapid,
-    limiter: new RateLimiter(config.ingestRateLimitPerMinute, now),
+    limiter,
     newId: createIdGenerator(now),
     now,
     startedAt: now(),
@@ -134,6 +143,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   // included) have answered; then the worker stops between attempts; then the database closes.
   app.addHook('onClose', async () => {
     await worker.stop();
+    await limiter.close?.();
     outbound.close();
     await store.close();
   });

@@ -10,7 +10,7 @@ import type { Logger } from '@havn/shared';
 import type { FormsConfig } from '../config.js';
 import type { DeliveryWorker } from '../services/delivery/delivery-worker.js';
 import type { Principal } from '../services/auth.service.js';
-import type { RateLimiter } from '../services/rate-limiter.js';
+import type { IngestLimiter } from '../services/rate-limiter.js';
 import type { VapidKeys } from '../services/vapid-keys.js';
 import type { Form } from '../store/forms.store.js';
 import type { Store } from '../store/store.js';
@@ -29,7 +29,7 @@ export interface RouteDeps {
   store: Store;
   worker: DeliveryWorker;
   vapid: VapidKeys;
-  limiter: RateLimiter;
+  limiter: IngestLimiter;
   newId: (prefix: string) => string;
   now: () => number;
   startedAt: number;

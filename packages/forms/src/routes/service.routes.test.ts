@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { client, startForms, type RunningForms } from '../test-support/forms-server.js';
+import { storeUnderTest } from '../test-support/test-database.js';
 
 describe('service routes, schema and the web app', () => {
   let s: RunningForms;
@@ -27,8 +28,13 @@ describe('service routes, schema and the web app', () => {
     expect(version.body).toEqual({ version: '0.1.0', uptimeSec: expect.any(Number) as number });
     const vapid = await anon<{ publicKey: string }>('GET', '/api/push/vapid');
     expect(Buffer.from(vapid.body.publicKey, 'base64url')).toHaveLength(65);
-    // Generated on first start into USER_DATA_DIR, readable by the owner only.
-    expect(statSync(join(s.dir, 'vapid.json')).mode & 0o777).toBe(0o600);
+    if (storeUnderTest() === 'sqlite') {
+      // Generated on first start into USER_DATA_DIR, readable by the owner only.
+      expect(statSync(join(s.dir, 'vapid.json')).mode & 0o777).toBe(0o600);
+    } else {
+      // In the database, where every instance sharing it finds the same pair.
+      expect(existsSync(join(s.dir, 'vapid.json'))).toBe(false);
+    }
   });
 
   test('the definition JSON Schema is published', async () => {

@@ -1,8 +1,15 @@
+/** The ingest rate limit as the ingest route sees it. */
+export interface IngestLimiter {
+  /** Undefined when allowed; otherwise the seconds until the window resets (Retry-After). */
+  take(key: string): number | undefined;
+  close?(): Promise<void>;
+}
+
 /**
- * A fixed one-minute window per key (client IP + form): small, in-memory, per instance. Several
- * instances would each allow the limit; documented in docs/forms.md.
+ * A fixed one-minute window per key (client IP + form): small, in-memory, for the one instance of
+ * the embedded store. Instances sharing a database use SharedRateLimiter.
  */
-export class RateLimiter {
+export class RateLimiter implements IngestLimiter {
   private windows = new Map<string, { start: number; count: number }>();
   private lastSweep = 0;
 

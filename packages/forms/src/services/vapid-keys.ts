@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import webpush from 'web-push';
+import type { Store } from '../store/store.js';
 
 export interface VapidKeys {
   publicKey: string;
@@ -19,9 +20,26 @@ export function loadOrCreateVapidKeys(userDataDir: string): VapidKeys {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
-  const keys = JSON.parse(readFileSync(file, 'utf8')) as Partial<VapidKeys>;
+  return parseKeys(readFileSync(file, 'utf8'), file);
+}
+
+function parseKeys(json: string, where: string): VapidKeys {
+  const keys = JSON.parse(json) as Partial<VapidKeys>;
   if (typeof keys.publicKey !== 'string' || typeof keys.privateKey !== 'string') {
-    throw new Error(`${file} does not hold a VAPID key pair; remove it to generate a new one`);
+    throw new Error(`${where} does not hold a VAPID key pair; remove it to generate a new one`);
   }
   return { publicKey: keys.publicKey, privateKey: keys.privateKey };
+}
+
+/**
+ * The VAPID key pair of this store: in USER_DATA_DIR for the embedded store, in the database when
+ * several instances share it, generated once even when two start together (every browser's
+ * subscription is bound to one key: docs/forms.md#several-instances).
+ */
+export async function vapidKeysOf(store: Store, userDataDir: string): Promise<VapidKeys> {
+  if (!store.shared) return loadOrCreateVapidKeys(userDataDir);
+  const json = await store.settings.getOrCreate('vapid-keys', () =>
+    JSON.stringify(webpush.generateVAPIDKeys()),
+  );
+  return parseKeys(json, 'the settings row vapid-keys');
 }

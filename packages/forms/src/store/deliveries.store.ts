@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely, Selectable } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import type { Database, DeliveryTable } from './schema.js';
 import { RECORD_COLUMNS } from './submissions.store.js';
 import { WEBHOOK_PAYLOAD_FROM_SUBMISSION, webhookPayload } from './webhook-payload.js';
@@ -103,6 +103,8 @@ function recordTemplates(db: Kysely<Database>) {
             lastStatus: v.status as number | null,
             lastError: v.error as string | null,
             deliveredAt: v.deliveredAt as string | null,
+            leaseOwner: null,
+            leaseUntil: null,
           }))
           .where('id', '=', v.deliveryId as string)
           .compile() as CompiledQuery,
@@ -131,19 +133,48 @@ function readTemplates(db: Kysely<Database>) {
   };
 }
 
+/** How this process takes deliveries from the outbox. */
+export type OutboxAccess =
+  /** The only process on the database (SQLite): reads due rows; records commit on the thread. */
+  | { thread: WriterThread }
+  /**
+   * One of several instances on one database (PostgreSQL): claims due rows with a lease in its
+   * own name, so each attempt is made by exactly one instance (docs/forms.md#several-instances).
+   */
+  | { owner: string };
+
 /** The durable outbox the delivery worker drains, and each attempt's record. */
 export class DeliveryStore {
   private templates: ReturnType<typeof recordTemplates> | undefined;
   private reads: ReturnType<typeof readTemplates> | undefined;
+  private readonly thread: WriterThread | undefined;
+  private readonly owner: string | undefined;
 
-  /** With `thread`, attempt records commit on the writer thread, as ingest does. */
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly thread?: WriterThread,
-  ) {}
+    access: OutboxAccess,
+  ) {
+    this.thread = 'thread' in access ? access.thread : undefined;
+    this.owner = 'owner' in access ? access.owner : undefined;
+  }
 
-  /** Pending deliveries due at `now`, oldest due first, except those in `skip`. */
-  async due(now: number, limit: number, skip: readonly string[]): Promise<DeliveryRow[]> {
+  /**
+   * Pending deliveries due at `now`, oldest due first, except those in `skip`. Shared by several
+   * instances, the rows come claimed: leased to this instance until `now + leaseMs`, taken only
+   * where no other instance holds a lease that is still running (rows another claim is taking at
+   * this moment are skipped, not waited for).
+   */
+  async due(
+    now: number,
+    limit: number,
+    skip: readonly string[],
+    leaseMs: number,
+  ): Promise<DeliveryRow[]> {
+    if (this.owner !== undefined) {
+      const skipped = new Set(skip);
+      const rows = await this.claim(this.owner, now, limit + skip.length, leaseMs);
+      return this.withPayloads(rows.filter((r) => !skipped.has(r.id)).slice(0, limit));
+    }
     // Compiled once: the worker asks each time a slot frees up, and building the query cost more
     // than running it. The few rows in `skip` (attempts in flight) are left out here, not in SQL,
     // so the text never changes.
@@ -155,6 +186,48 @@ export class DeliveryStore {
     const skipped = new Set(skip);
     const due = skip.length === 0 ? rows : rows.filter((r) => !skipped.has(r.id)).slice(0, limit);
     return this.withPayloads(due);
+  }
+
+  private async claim(
+    owner: string,
+    now: number,
+    limit: number,
+    leaseMs: number,
+  ): Promise<DeliveryRow[]> {
+    const rows = await this.db
+      .updateTable('deliveries')
+      .set({ leaseOwner: owner, leaseUntil: now + leaseMs })
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('deliveries')
+          .select('id')
+          .where('status', '=', 'pending')
+          .where('nextAttemptAt', '<=', now)
+          .where((w) =>
+            w.or([
+              w('leaseUntil', 'is', null),
+              w('leaseUntil', '<=', now),
+              w('leaseOwner', '=', owner),
+            ]),
+          )
+          .orderBy('nextAttemptAt')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returningAll()
+      .execute();
+    return rows.sort((a, b) => Number(a.nextAttemptAt) - Number(b.nextAttemptAt));
+  }
+
+  /** Gives back this instance's leases (graceful shutdown): another instance may take them now. */
+  async releaseLeases(): Promise<void> {
+    if (this.owner === undefined) return;
+    await this.db
+      .updateTable('deliveries')
+      .set({ leaseOwner: null, leaseUntil: null })
+      .where('leaseOwner', '=', this.owner)
+      .execute();
   }
 
   /** Fills in the webhook bodies built from their submission rows (see webhookPayload). */
@@ -174,8 +247,25 @@ export class DeliveryStore {
     return rows;
   }
 
-  /** When the next pending delivery falls due (epoch ms), if any. */
+  /**
+   * When the next pending delivery falls due (epoch ms), if any. Shared, a row under a running
+   * lease (another instance's attempt, or one of ours in flight) falls due when the lease runs out.
+   */
   async nextDueAt(): Promise<number | undefined> {
+    if (this.owner !== undefined) {
+      const row = await this.db
+        .selectFrom('deliveries')
+        .select(
+          sql<
+            number | null
+          >`min(case when lease_until > next_attempt_at then lease_until else next_attempt_at end)`.as(
+            'at',
+          ),
+        )
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return row?.at ?? undefined;
+    }
     const t = (this.reads ??= readTemplates(this.db));
     const { rows } = await this.db.executeQuery<{ at: number | string | null }>(t.nextDue);
     const at = rows[0]?.at;
@@ -208,6 +298,8 @@ export class DeliveryStore {
             lastStatus: outcome.status,
             lastError: outcome.error,
             deliveredAt: outcome.next.deliveredAt ?? delivery.deliveredAt,
+            leaseOwner: null,
+            leaseUntil: null,
           }))
           .where('id', '=', delivery.id)
           .compile(),
@@ -264,7 +356,14 @@ export class DeliveryStore {
   async requeue(submissionId: string, now: number): Promise<number> {
     const r = await this.db
       .updateTable('deliveries')
-      .set({ status: 'pending', roundAttempts: 0, nextAttemptAt: now })
+      // A lease is let go too: a redeliver is sent now, whoever held the delivery.
+      .set({
+        status: 'pending',
+        roundAttempts: 0,
+        nextAttemptAt: now,
+        leaseOwner: null,
+        leaseUntil: null,
+      })
       .where('submissionId', '=', submissionId)
       .where('status', '!=', 'dropped')
       .executeTakeFirst();

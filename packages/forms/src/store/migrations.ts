@@ -167,9 +167,36 @@ function initial(types: SqlTypes): Migration {
   };
 }
 
+// What several instances on one database share: delivery leases (docs/forms.md#several-instances),
+// settings such as the VAPID key pair, and the ingest rate limit's counters.
+function sharedInstances(types: SqlTypes): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('deliveries').addColumn('lease_owner', types.key(40)).execute();
+      await db.schema.alterTable('deliveries').addColumn('lease_until', 'bigint').execute();
+      await db.schema
+        .createTable('settings')
+        .addColumn('key', types.key(64), (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('rate_limits')
+        .addColumn('key', 'varchar(200)', (c) => c.notNull())
+        .addColumn('window_start', 'bigint', (c) => c.notNull())
+        .addColumn('count', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('rate_limits_pk', ['key', 'window_start'])
+        .execute();
+    },
+  };
+}
+
 export function migrationProvider(types: SqlTypes): MigrationProvider {
   return {
-    getMigrations: () => Promise.resolve({ '0001-initial': initial(types) }),
+    getMigrations: () =>
+      Promise.resolve({
+        '0001-initial': initial(types),
+        '0002-shared-instances': sharedInstances(types),
+      }),
   };
 }
 

@@ -79,6 +79,10 @@ export interface DeliveryTable {
   lastError: string | null;
   deliveredAt: string | null;
   createdAt: string;
+  /** The instance whose attempt holds the delivery (PostgreSQL claims); null when free. */
+  leaseOwner: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Epoch ms the lease runs out: another instance may claim the delivery after it. */
+  leaseUntil: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface DeliveryAttemptTable {
@@ -100,6 +104,19 @@ export interface PushSubscriptionTable {
   createdAt: string;
 }
 
+export interface SettingTable {
+  key: string;
+  value: string;
+}
+
+/** One fixed minute's count of ingest requests per client IP and form, shared by instances. */
+export interface RateLimitTable {
+  key: string;
+  /** Epoch ms of the minute's start. */
+  windowStart: number;
+  count: number;
+}
+
 export interface Database {
   orgs: OrgTable;
   orgTokens: OrgTokenTable;
@@ -109,4 +126,6 @@ export interface Database {
   deliveries: DeliveryTable;
   deliveryAttempts: DeliveryAttemptTable;
   pushSubscriptions: PushSubscriptionTable;
+  settings: SettingTable;
+  rateLimits: RateLimitTable;
 }

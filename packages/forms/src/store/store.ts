@@ -4,8 +4,11 @@ import { openSqliteDatabase, sqliteFile } from './sqlite-database.js';
 import { DeliveryStore } from './deliveries.store.js';
 import { FormStore } from './forms.store.js';
 import { GroupCommitWriter, type SubmissionBuilder } from './group-commit.js';
+import { createIdGenerator } from '../ids.js';
 import { OrgStore } from './orgs.store.js';
 import { PushStore } from './push.store.js';
+import { RateLimitStore } from './rate-limits.store.js';
+import { SettingsStore } from './settings.store.js';
 import type { Database } from './schema.js';
 import { SubmissionStore } from './submissions.store.js';
 import { WriterThread } from './writer-thread.js';
@@ -28,9 +31,21 @@ export interface Store {
   readonly deliveries: DeliveryStore;
   readonly push: PushStore;
   readonly writer: GroupCommitWriter;
+  readonly settings: SettingsStore;
+  readonly rateLimits: RateLimitStore;
+  /**
+   * Whether several instances may share this store (PostgreSQL): what they must agree on (the
+   * VAPID keys, the rate limit) then lives in the database, not in the process or USER_DATA_DIR.
+   */
+  readonly shared: boolean;
   /** Called after each group commit (the delivery worker listens). */
   onCommitted(listener: () => void): void;
   close(): Promise<void>;
+}
+
+/** This process's name on a shared database: its delivery leases carry it. */
+function instanceId(): string {
+  return createIdGenerator()('inst');
 }
 
 function createStore(
@@ -52,9 +67,12 @@ function createStore(
     orgs: new OrgStore(db),
     forms: new FormStore(db),
     submissions: new SubmissionStore(db),
-    deliveries: new DeliveryStore(db, thread),
+    deliveries: new DeliveryStore(db, thread ? { thread } : { owner: instanceId() }),
     push: new PushStore(db),
     writer,
+    settings: new SettingsStore(db),
+    rateLimits: new RateLimitStore(db),
+    shared: thread === undefined,
     onCommitted: (listener) => listeners.push(listener),
     close: async () => {
       await writer.drained();

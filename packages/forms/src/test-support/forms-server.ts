@@ -5,7 +5,7 @@ import { createLogger } from '@havn/shared';
 import { configWith, type FormsConfig } from '../config.js';
 import type { App } from '../routes/app.js';
 import { buildServer, type ServerDeps } from '../server.js';
-import { loadOrCreateVapidKeys } from '../services/vapid-keys.js';
+import { vapidKeysOf } from '../services/vapid-keys.js';
 import { buildFromRequest } from '../services/ingest.service.js';
 import { openStore, type Store, type StoreLocation } from '../store/store.js';
 import { createTestDatabase, dropTestDatabase } from './test-database.js';
@@ -37,12 +37,20 @@ export async function startForms(
   options: {
     config?: Partial<FormsConfig>;
     dir?: string;
-    deps?: Partial<Pick<ServerDeps, 'retrySchedule' | 'deliveryTimeoutMs' | 'now'>>;
+    /** Share this PostgreSQL database (another instance's `location.databaseUrl`). */
+    databaseUrl?: string | undefined;
+    deps?: Partial<
+      Pick<ServerDeps, 'retrySchedule' | 'deliveryTimeoutMs' | 'deliveryLeaseMs' | 'now'>
+    >;
   } = {},
 ): Promise<RunningForms> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'havn-forms-'));
-  if (!databases.has(dir)) databases.set(dir, await createTestDatabase());
-  const location: StoreLocation = { userDataDir: dir, databaseUrl: databases.get(dir) };
+  const shared = options.databaseUrl !== undefined;
+  if (!shared && !databases.has(dir)) databases.set(dir, await createTestDatabase());
+  const location: StoreLocation = {
+    userDataDir: dir,
+    databaseUrl: shared ? options.databaseUrl : databases.get(dir),
+  };
   const config = configWith({
     userDataDir: dir,
     databaseUrl: location.databaseUrl,
@@ -57,7 +65,7 @@ export async function startForms(
     config,
     log,
     store,
-    vapid: loadOrCreateVapidKeys(dir),
+    vapid: await vapidKeysOf(store, dir),
     ...options.deps,
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -79,7 +87,7 @@ export async function startForms(
       if (!options.dir) {
         rmSync(dir, { recursive: true, force: true });
         databases.delete(dir);
-        await dropTestDatabase(location.databaseUrl);
+        if (!shared) await dropTestDatabase(location.databaseUrl);
       }
     },
   };

@@ -14,20 +14,30 @@ export interface Receiver {
   /** Status codes to answer, in order; the last one repeats. */
   statuses: number[];
   headers: Record<string, string>;
+  /** How long to hold each request before answering (a slow receiver). */
+  delayMs: number;
   close(): Promise<void>;
 }
 
 /** A webhook (or push service) receiver on loopback that records every request. */
 export async function startReceiver(port = 0, statuses: number[] = [200]): Promise<Receiver> {
   const received: Received[] = [];
-  const r: Omit<Receiver, 'url' | 'port' | 'close'> = { received, statuses, headers: {} };
+  const r: Omit<Receiver, 'url' | 'port' | 'close'> = {
+    received,
+    statuses,
+    headers: {},
+    delayMs: 0,
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
       const status = r.statuses.length > 1 ? r.statuses.shift()! : (r.statuses[0] ?? 200);
-      res.writeHead(status, r.headers).end(status >= 400 ? 'receiver says no' : 'ok');
+      const answer = () =>
+        res.writeHead(status, r.headers).end(status >= 400 ? 'receiver says no' : 'ok');
+      if (r.delayMs > 0) setTimeout(answer, r.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

@@ -21,7 +21,16 @@ export interface DeliveryWorkerDeps {
   ingestBusy?: () => boolean;
   burstConcurrency?: number;
   burstSpacingMs?: number;
+  /**
+   * How long a delivery this instance claimed stays its own on a shared database; after that
+   * another instance may attempt it (this one died). Well above the attempt timeout plus the time
+   * a claimed page waits for its turn.
+   */
+  leaseMs?: number;
 }
+
+/** The default lease: six attempt timeouts of 10 s. */
+export const defaultLeaseMs = 60_000;
 
 const maxIdleWaitMs = 60_000;
 // The outbox is read a page at a time, not once per attempt: a read cost as much as an attempt.
@@ -40,6 +49,7 @@ export class DeliveryWorker {
   private readonly concurrency: number;
   private readonly burstConcurrency: number;
   private readonly burstSpacingMs: number;
+  private readonly leaseMs: number;
   private lastLaunch = 0;
   private page: DeliveryRow[] = [];
   private pageReadAt = 0;
@@ -60,6 +70,7 @@ export class DeliveryWorker {
     this.concurrency = deps.concurrency ?? 16;
     this.burstConcurrency = Math.min(deps.burstConcurrency ?? 1, this.concurrency);
     this.burstSpacingMs = deps.burstSpacingMs ?? 20;
+    this.leaseMs = deps.leaseMs ?? defaultLeaseMs;
   }
 
   start(): void {
@@ -78,12 +89,18 @@ export class DeliveryWorker {
     });
   }
 
-  /** Starts no new attempt and waits for the ones in flight (each bounded by its timeout). */
+  /**
+   * Starts no new attempt, waits for the ones in flight (each bounded by its timeout), then hands
+   * back the leases of the rows it had claimed and not attempted.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.page = [];
     clearTimeout(this.timer);
     await Promise.allSettled([...this.inFlight.values()]);
+    await this.deps.deliveries.releaseLeases().catch((err: unknown) => {
+      this.deps.log.error({ err }, 'delivery worker: handing back the leases failed');
+    });
   }
 
   private running(): boolean {
@@ -134,9 +151,12 @@ export class DeliveryWorker {
     if (this.page.length < n || performance.now() - this.pageReadAt > pageTtlMs) {
       // Everything not in flight is read again, the rows left on the old page included.
       this.pageReadAt = performance.now();
-      this.page = await this.deps.deliveries.due(this.now(), Math.max(n, pageSize), [
-        ...this.inFlight.keys(),
-      ]);
+      this.page = await this.deps.deliveries.due(
+        this.now(),
+        Math.max(n, pageSize),
+        [...this.inFlight.keys()],
+        this.leaseMs,
+      );
     }
     return this.page.splice(0, n);
   }
