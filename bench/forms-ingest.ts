@@ -1,16 +1,26 @@
-// bench forms-ingest (issue 5): durable ingest against a bare Fastify route, at concurrency 32 for
-// 10 s each, with autocannon in this process and each server in a child process of its own.
+// bench forms-ingest: durable ingest against a bare Fastify route, at concurrency 32 for 10 s each,
+// with autocannon in this process and each server in a child process of its own.
 // (a) the built forms server: origin gate, rate limit off, group-committed SQLite (WAL,
 //     synchronous=FULL), one webhook configured to a receiver on loopback;
-// (b) a bare Fastify route that parses the same JSON and answers 200 without storing.
+// (b) the same on PostgreSQL (a throwaway cluster started here, fsync and synchronous_commit on),
+//     one instance;
+// (c) two instances on one PostgreSQL database, 16 connections to each;
+// (d) a bare Fastify route that parses the same JSON and answers 200 without storing.
+// Each durable subject's webhooks are drained before the next one runs, so a backlog never takes
+// CPU from the next measurement; the CPU each process used is read from /proc.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import {
+  startPostgresCluster,
+  type PostgresCluster,
+} from '../packages/forms/src/test-support/postgres-cluster.js';
 import { percentile, printSummary, printTable } from './lib/harness.js';
 
 interface CannonResult {
@@ -113,23 +123,247 @@ function syncLatency(dir: string): { p50: number; p99: number } {
  * How many submissions the server has stored, read from its database: autocannon's totals leave
  * out the requests still in flight when a run's time is up, which the server stores all the same.
  */
-function submissionCounter(dir: string): { count: () => number; close: () => void } {
-  const db = openSqlite(join(dir, 'forms.sqlite'), { readonly: true });
-  const query = db.prepare('select count(*) from submissions').pluck();
-  return {
-    count: () => Number(query.get()),
-    close: () => {
+function sqliteCounter(dir: string): () => Promise<number> {
+  return () => {
+    const db = openSqlite(join(dir, 'forms.sqlite'), { readonly: true });
+    try {
+      return Promise.resolve(Number(db.prepare('select count(*) from submissions').pluck().get()));
+    } finally {
       db.close();
-    },
+    }
   };
 }
 
-/** The measured run, after a warm-up. */
-async function load(url: string, headers: Record<string, string>): Promise<CannonResult> {
+function postgresCounter(url: string): () => Promise<number> {
+  return async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const r = await client.query<{ n: string }>('select count(*) as n from submissions');
+      return Number(r.rows[0]?.n ?? 0);
+    } finally {
+      await client.end();
+    }
+  };
+}
+
+/** CPU seconds (user + system) a process has used, from /proc; 0 once it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${String(pid)}/stat`, 'utf8')
+      .split(') ')[1]
+      ?.split(' ');
+    return (Number(fields?.[11]) + Number(fields?.[12])) / 100; // clock ticks, USER_HZ = 100
+  } catch {
+    return 0;
+  }
+}
+
+/** The processes of the PostgreSQL server (the postmaster and its backends and helpers). */
+function postgresPids(): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** CPU used by the given processes (and by PostgreSQL's) while `run` ran. */
+async function withCpu<T>(
+  pids: readonly number[],
+  run: () => Promise<T>,
+): Promise<{ result: T; servers: number; postgres: number; self: number }> {
+  const sum = (ps: readonly number[]) => ps.reduce((t, p) => t + cpuSeconds(p), 0);
+  const pgBefore = new Map(postgresPids().map((p) => [p, cpuSeconds(p)]));
+  const serversBefore = sum(pids);
+  const selfBefore = process.cpuUsage();
+  const result = await run();
+  const self = process.cpuUsage(selfBefore);
+  let postgres = 0;
+  for (const p of postgresPids()) postgres += cpuSeconds(p) - (pgBefore.get(p) ?? 0);
+  return {
+    result,
+    servers: sum(pids) - serversBefore,
+    postgres,
+    self: (self.user + self.system) / 1e6,
+  };
+}
+
+/**
+ * The measured run, after a warm-up; several URLs share the connections and run together.
+ * `measure` wraps the measured run alone (the CPU reading).
+ */
+async function load(
+  urls: readonly string[],
+  headers: Record<string, string>,
+  measure: (run: () => Promise<CannonResult[]>) => Promise<CannonResult[]> = (run) => run(),
+): Promise<CannonResult> {
   const autocannon = require('autocannon') as Cannon;
-  const opts = { url, method: 'POST', headers, body, connections, pipelining: 1 };
-  await autocannon({ ...opts, duration: 2 });
-  return autocannon({ ...opts, duration });
+  const each = (url: string, seconds: number) =>
+    autocannon({
+      url,
+      method: 'POST',
+      headers,
+      body,
+      connections: connections / urls.length,
+      pipelining: 1,
+      duration: seconds,
+    });
+  await Promise.all(urls.map((u) => each(u, 2)));
+  const results = await measure(() => Promise.all(urls.map((u) => each(u, duration))));
+  // Rates add up; the latencies reported are the worst instance's.
+  return {
+    requests: {
+      average: results.reduce((t, r) => t + r.requests.average, 0),
+      total: results.reduce((t, r) => t + r.requests.total, 0),
+    },
+    latency: {
+      p50: Math.max(...results.map((r) => r.latency.p50)),
+      p99: Math.max(...results.map((r) => r.latency.p99)),
+    },
+    non2xx: results.reduce((t, r) => t + r.non2xx, 0),
+    errors: results.reduce((t, r) => t + r.errors, 0),
+    timeouts: results.reduce((t, r) => t + r.timeouts, 0),
+  };
+}
+
+/** A webhook receiver counting arrivals and distinct webhook ids (one per submission). */
+async function startReceiver(): Promise<{
+  url: string;
+  delivered: Set<string>;
+  arrivals: () => number;
+  close: () => void;
+}> {
+  let arrivals = 0;
+  const delivered = new Set<string>();
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      arrivals++;
+      delivered.add(String(req.headers['webhook-id']));
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${String((receiver.address() as AddressInfo).port)}/hook`,
+    delivered,
+    arrivals: () => arrivals,
+    close: () => receiver.close(),
+  };
+}
+
+async function createForm(url: string, receiverUrl: string): Promise<void> {
+  const admin = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  await fetch(`${url}/api/orgs`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ slug: 'bench', name: 'Bench' }),
+  });
+  const put = await fetch(`${url}/api/orgs/bench/forms/contact`, {
+    method: 'PUT',
+    headers: admin,
+    body: JSON.stringify({
+      name: 'Contact',
+      allowedOrigins: [origin],
+      webhooks: [{ url: receiverUrl, secret: 'whsec_YmVuY2gtc2VjcmV0' }],
+      definition: {
+        intro: { title: 'Contact' },
+        questions: [{ logicalName: 'name', type: 'text', label: 'Name' }],
+      },
+    }),
+  });
+  if (put.status !== 200) throw new Error(`form setup failed: ${await put.text()}`);
+}
+
+interface Measured {
+  name: string;
+  result: CannonResult;
+  /** CPU µs per request of the servers, of PostgreSQL and of this process (autocannon). */
+  cpu?: { servers: number; postgres: number; self: number };
+  webhooks?: string;
+}
+
+/** One durable subject: its servers (sharing a database), the load, then its webhooks drained. */
+async function durable(
+  name: string,
+  envs: Record<string, string>[],
+  stored: () => Promise<number>,
+): Promise<Measured> {
+  const receiver = await startReceiver();
+  const main = join(root, 'packages/forms/dist/main.js');
+  const servers: { child: ChildProcess; url: string }[] = [];
+  try {
+    for (const env of envs) {
+      servers.push(
+        await startChild([main], {
+          PORT: '0',
+          FORM_ADMIN_TOKEN: token,
+          ALLOW_PRIVATE_WEBHOOKS: '1',
+          INGEST_RATE_LIMIT_PER_MINUTE: '0',
+          LOG_LEVEL: 'info',
+          ...env,
+        }),
+      );
+    }
+    const [first] = servers;
+    if (!first) throw new Error('no server to measure');
+    await createForm(first.url, receiver.url);
+    const urls = servers.map((s) => `${s.url}/api/orgs/bench/forms/contact/submissions`);
+    const json = { 'content-type': 'application/json', origin };
+    const pids = servers.map((s) => s.child.pid ?? 0);
+    let cpu = { servers: 0, postgres: 0, self: 0 };
+    const result = await load(urls, json, async (run) => {
+      const measured = await withCpu(pids, run);
+      cpu = measured;
+      return measured.result;
+    });
+    // Delivery yields to an ingest burst: every stored submission's webhook must arrive, timed
+    // from the end of the run.
+    const duringRun = receiver.delivered.size;
+    const drainStart = performance.now();
+    let count = await stored();
+    while (receiver.delivered.size < count && performance.now() - drainStart < 180_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      count = await stored();
+    }
+    const drainS = (performance.now() - drainStart) / 1000;
+    const perRequest = (seconds: number) => Math.round((seconds * 1e6) / result.requests.total);
+    return {
+      name,
+      result,
+      cpu: {
+        servers: perRequest(cpu.servers),
+        postgres: perRequest(cpu.postgres),
+        self: perRequest(cpu.self),
+      },
+      webhooks:
+        `${String(duringRun)} during the run; ${String(receiver.delivered.size)} of ` +
+        `${String(count)} stored delivered ${drainS.toFixed(1)} s after it ` +
+        `(${String(receiver.arrivals() - receiver.delivered.size)} repeats)`,
+    };
+  } finally {
+    for (const s of servers) s.child.kill('SIGTERM');
+    await Promise.all(
+      servers.map((s) =>
+        s.child.exitCode === null ? new Promise((r) => s.child.once('exit', r)) : Promise.resolve(),
+      ),
+    );
+    receiver.close();
+  }
+}
+
+async function createDatabase(cluster: PostgresCluster, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: cluster.url });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  return cluster.urlOf(name);
 }
 
 async function main(): Promise<void> {
@@ -137,103 +371,90 @@ async function main(): Promise<void> {
     await baselineServer();
     return;
   }
-  // Each submission's webhook keeps its id across attempts: distinct ids count the submissions
-  // delivered, the rest are repeats.
-  let webhooks = 0;
-  const delivered = new Set<string>();
-  const receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      webhooks++;
-      delivered.add(String(req.headers['webhook-id']));
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  const receiverUrl = `http://127.0.0.1:${String((receiver.address() as AddressInfo).port)}/hook`;
-
   const dir = mkdtempSync(join(tmpdir(), 'havn-bench-forms-'));
+  // A PostgreSQL that cannot start fails the benchmark, with its reason.
+  const cluster = await startPostgresCluster();
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   const baseline = await startChild([tsx, fileURLToPath(import.meta.url), '--baseline-server'], {});
-  const forms = await startChild([join(root, 'packages/forms/dist/main.js')], {
-    PORT: '0',
-    USER_DATA_DIR: dir,
-    FORM_ADMIN_TOKEN: token,
-    ALLOW_PRIVATE_WEBHOOKS: '1',
-    INGEST_RATE_LIMIT_PER_MINUTE: '0',
-    LOG_LEVEL: 'info',
-    WEB_DIR: join(dir, 'none'),
-  });
   try {
-    const admin = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    await fetch(`${forms.url}/api/orgs`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({ slug: 'bench', name: 'Bench' }),
-    });
-    const put = await fetch(`${forms.url}/api/orgs/bench/forms/contact`, {
-      method: 'PUT',
-      headers: admin,
-      body: JSON.stringify({
-        name: 'Contact',
-        allowedOrigins: [origin],
-        webhooks: [{ url: receiverUrl, secret: 'whsec_YmVuY2gtc2VjcmV0' }],
-        definition: {
-          intro: { title: 'Contact' },
-          questions: [{ logicalName: 'name', type: 'text', label: 'Name' }],
-        },
-      }),
-    });
-    if (put.status !== 200) throw new Error(`form setup failed: ${await put.text()}`);
-
     const sync = syncLatency(dir);
     console.log(
-      `one synced commit on this disk (the floor under every durable answer): ` +
+      `one synced SQLite commit on this disk (the floor under every durable answer): ` +
         `p50 ${sync.p50.toFixed(1)} ms, p99 ${sync.p99.toFixed(1)} ms`,
     );
-    const json = { 'content-type': 'application/json', origin };
-    const b = await load(`${baseline.url}/submit`, json);
-    const a = await load(`${forms.url}/api/orgs/bench/forms/contact/submissions`, json);
-    const row = (name: string, r: CannonResult) => ({
-      subject: name,
-      'req/s': Math.round(r.requests.average),
-      'p50 ms': r.latency.p50,
-      'p99 ms': r.latency.p99,
-      'non-2xx': r.non2xx,
-      errors: r.errors + r.timeouts,
-    });
+    const bare: Measured = {
+      name: '(d) bare Fastify JSON route',
+      result: await load([`${baseline.url}/submit`], {
+        'content-type': 'application/json',
+        origin,
+      }),
+    };
+    const sqliteDir = join(dir, 'sqlite');
+    const sqlite = await durable(
+      '(a) durable, SQLite',
+      [{ USER_DATA_DIR: sqliteDir, WEB_DIR: join(dir, 'none') }],
+      sqliteCounter(sqliteDir),
+    );
+    const one = await createDatabase(cluster, 'bench_one');
+    const pgOne = await durable(
+      '(b) durable, PostgreSQL, 1 instance',
+      [{ USER_DATA_DIR: join(dir, 'pg1'), DATABASE_URL: one, WEB_DIR: join(dir, 'none') }],
+      postgresCounter(one),
+    );
+    const two = await createDatabase(cluster, 'bench_two');
+    const pgTwo = await durable(
+      '(c) durable, PostgreSQL, 2 instances',
+      [1, 2].map((i) => ({
+        USER_DATA_DIR: join(dir, `pg2-${String(i)}`),
+        DATABASE_URL: two,
+        WEB_DIR: join(dir, 'none'),
+      })),
+      postgresCounter(two),
+    );
+    const all = [sqlite, pgOne, pgTwo, bare];
+    const b = bare.result.requests.average;
     printTable(
-      `forms ingest, ${String(connections)} connections, ${String(duration)} s, ${String(Buffer.byteLength(body))} B body`,
-      [row('(a) durable ingest + 1 webhook', a), row('(b) bare Fastify JSON route', b)],
+      `forms ingest, ${String(connections)} connections, ${String(duration)} s, ${String(Buffer.byteLength(body))} B body, 1 webhook`,
+      all.map((m) => ({
+        subject: m.name,
+        'req/s': Math.round(m.result.requests.average),
+        'p50 ms': m.result.latency.p50,
+        'p99 ms': m.result.latency.p99,
+        'of bare': (m.result.requests.average / b).toFixed(2),
+        'non-2xx': m.result.non2xx,
+        errors: m.result.errors + m.result.timeouts,
+      })),
     );
-    // Delivery yields to an ingest burst, so say how long the webhooks lag behind it: every
-    // stored submission's webhook must arrive, timed from the end of the run.
-    const deliveredDuringRun = delivered.size;
-    const submissions = submissionCounter(dir);
-    const drainStart = performance.now();
-    let stored = submissions.count();
-    while (delivered.size < stored && performance.now() - drainStart < 120_000) {
-      await new Promise((r) => setTimeout(r, 50));
-      stored = submissions.count();
-    }
-    submissions.close();
-    const drainS = (performance.now() - drainStart) / 1000;
-    console.log(
-      `\nwebhooks: ${String(deliveredDuringRun)} received by the end of the run; ` +
-        `${String(delivered.size)} of ${String(stored)} stored submissions delivered ` +
-        `${drainS.toFixed(1)} s after it (${String(webhooks - delivered.size)} repeat deliveries)`,
+    printTable(
+      'CPU per accepted submission (µs): forms server(s), PostgreSQL, this process (autocannon)',
+      all.flatMap((m) =>
+        m.cpu
+          ? [
+              {
+                subject: m.name,
+                servers: m.cpu.servers,
+                postgres: m.cpu.postgres,
+                autocannon: m.cpu.self,
+              },
+            ]
+          : [],
+      ),
     );
-    const ratio = a.requests.average / b.requests.average;
+    console.log('\nwebhooks:');
+    for (const m of all) if (m.webhooks) console.log(`  ${m.name}: ${m.webhooks}`);
+    const rate = (m: Measured) => String(Math.round(m.result.requests.average));
+    const ratio = (m: Measured) => (m.result.requests.average / b).toFixed(2);
     printSummary(
       'forms-ingest',
-      `durable ${String(Math.round(a.requests.average))} req/s (goal >= 2000), p99 ${String(a.latency.p99)} ms (goal < 50), ` +
-        `ratio to bare Fastify ${ratio.toFixed(2)} (goal >= 0.3)`,
+      `SQLite ${rate(sqlite)} req/s p99 ${String(sqlite.result.latency.p99)} ms (${ratio(sqlite)} of bare); ` +
+        `PostgreSQL 1 instance ${rate(pgOne)} req/s p99 ${String(pgOne.result.latency.p99)} ms (${ratio(pgOne)}), ` +
+        `2 instances ${rate(pgTwo)} req/s p99 ${String(pgTwo.result.latency.p99)} ms (${ratio(pgTwo)}); ` +
+        `goal >= 2000 req/s durable at p99 < 50 ms on one PostgreSQL instance`,
     );
   } finally {
-    forms.child.kill('SIGTERM');
     baseline.child.kill('SIGTERM');
-    receiver.close();
     await new Promise((r) => setTimeout(r, 500));
+    cluster.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
