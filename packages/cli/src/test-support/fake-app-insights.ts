@@ -50,6 +50,8 @@ export class FakeAppInsights {
   /** Replies used once each, in order, before `fallback`. */
   private readonly queue: FakeReply[] = [];
   fallback: FakeReply = { body: table([], []) };
+  /** Answers by request, when set: for a test that serves data by what the query asks. */
+  handler: ((request: RecordedRequest) => FakeReply) | undefined;
   acceptedToken = FAKE_TOKEN;
 
   private constructor(private readonly server: Server) {}
@@ -74,7 +76,7 @@ export class FakeAppInsights {
           headers: req.headers,
           body,
         });
-        const reply = fake.answer(req.method ?? '', req.url ?? '', req.headers);
+        const reply = fake.answer(req.method ?? '', req.url ?? '', req.headers, body);
         res.writeHead(reply.status ?? 200, {
           'content-type': 'application/json; charset=utf-8',
           ...reply.headers,
@@ -98,6 +100,7 @@ export class FakeAppInsights {
     this.requests.length = 0;
     this.queue.length = 0;
     this.fallback = { body: table([], []) };
+    this.handler = undefined;
     this.acceptedToken = FAKE_TOKEN;
   }
 
@@ -115,7 +118,12 @@ export class FakeAppInsights {
     });
   }
 
-  private answer(method: string, path: string, headers: IncomingHttpHeaders): FakeReply {
+  private answer(
+    method: string,
+    path: string,
+    headers: IncomingHttpHeaders,
+    body: RecordedRequest['body'],
+  ): FakeReply {
     if (method !== 'POST' || !/^\/v1\/apps\/[^/]+\/query$/.test(path)) {
       return { status: 404, body: upstreamError('PathNotFoundError', `No route for ${path}`) };
     }
@@ -128,6 +136,8 @@ export class FakeAppInsights {
     if (!String(headers['content-type']).startsWith('application/json')) {
       return { status: 415, body: upstreamError('UnsupportedMediaType', 'Use application/json') };
     }
-    return this.queue.shift() ?? this.fallback;
+    const queued = this.queue.shift();
+    if (queued) return queued;
+    return this.handler ? this.handler({ method, path, headers, body }) : this.fallback;
   }
 }
