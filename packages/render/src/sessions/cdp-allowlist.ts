@@ -132,7 +132,6 @@ const DOMAINS: readonly (readonly [string, DomainRule])[] = [
         'untrackIndexedDBForOrigin',
         'untrackIndexedDBForStorageKey',
         'setStorageBucketTracking',
-        'deleteStorageBucket',
       ],
     },
   ],
@@ -175,6 +174,7 @@ const KNOWN_REFUSALS: ReadonlyMap<string, string> = new Map([
   ['Browser.getBrowserCommandLine', "the browser's command line is the service's business"],
   ['Browser.crash', 'crashing the browser is not automation'],
   ['SystemInfo.getProcessInfo', "the server's processes are the service's business"],
+  ['Storage.deleteStorageBucket', 'it crashes the browser on some arguments'],
 ]);
 
 const RULES: ReadonlyMap<string, DomainRule> = new Map(DOMAINS);

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawClient } from './test-support/cdp-client.js';
 import {
   SERVICE_TOKEN,
   startSessionTestApp,
@@ -85,38 +85,6 @@ function upgrade(
     req.on('error', reject);
     req.end();
   });
-}
-
-/** A raw CDP client: sends one command and waits for the reply with its id. */
-async function rawClient(url: string) {
-  const ws = new WebSocket(url);
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  let next = 1;
-  const send = (frame: string | Record<string, unknown>, id?: number) =>
-    new Promise<Record<string, unknown>>((resolve) => {
-      const want = id ?? (typeof frame === 'string' ? undefined : (frame['id'] as number));
-      const onMessage = (data: Buffer) => {
-        const reply = JSON.parse(data.toString()) as Record<string, unknown>;
-        if (reply['id'] === want || (want === undefined && 'error' in reply)) {
-          ws.off('message', onMessage);
-          resolve(reply);
-        }
-      };
-      ws.on('message', onMessage);
-      ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
-    });
-  return {
-    ws,
-    command: (method: string, params: Record<string, unknown> = {}) =>
-      send({ id: next++, method, params }),
-    raw: (text: string, id?: number) => send(text, id),
-    close: () => {
-      ws.close();
-    },
-  };
 }
 
 describe('refusals at the socket (spec 1 §4.11, §7)', () => {
