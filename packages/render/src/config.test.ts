@@ -25,6 +25,10 @@ describe('loadConfig', () => {
       sessionTtlMs: 300_000,
       sessionMaxTtlMs: 3_600_000,
       ffmpegPath: 'ffmpeg',
+      captureLimits: { maxViewport: 8192, maxDeviceScaleFactor: 4, maxCapturePixels: 33_177_600 },
+      cdpMaxMessageBytes: 80 * 1024 * 1024,
+      cdpMaxClients: 4,
+      browserUids: { first: 64000, last: 64999 },
     });
     expect(c.maxConcurrency).toBeGreaterThanOrEqual(2);
     expect(c.chromiumPath).toMatch(/chromium/);
@@ -55,6 +59,22 @@ describe('loadConfig', () => {
     for (const name of ['MAX_CONCURRENCY', 'QUEUE_TIMEOUT_MS', 'ALLOW_PRIVATE_NETWORK']) {
       expect(message).toContain(name);
     }
+  });
+
+  it('takes the bounds and the browser uids, and names a bad one with its rule', () => {
+    const c = loadConfig({
+      ...base,
+      MAX_VIEWPORT: '4096',
+      MAX_CAPTURE_PIXELS: '1000000',
+      CDP_MAX_CLIENTS: '1',
+      BROWSER_UIDS: 'off',
+    });
+    expect(c.captureLimits).toMatchObject({ maxViewport: 4096, maxCapturePixels: 1_000_000 });
+    expect(c.cdpMaxClients).toBe(1);
+    expect(c.browserUids).toBeUndefined();
+    expect(() =>
+      loadConfig({ ...base, BROWSER_UIDS: '5-1', CDP_MAX_MESSAGE_BYTES: '10', MAX_VIEWPORT: '0' }),
+    ).toThrow(/MAX_VIEWPORT[\s\S]*CDP_MAX_MESSAGE_BYTES[\s\S]*BROWSER_UIDS: must be a range/);
   });
 
   it('parses ALLOWED_HOSTS as a comma-separated list', () => {
