@@ -27,10 +27,8 @@ async function refused(body: Record<string, unknown>, message: RegExp): Promise<
     url: `${site.origin}/`,
     ...body,
   });
-  expect({ status, error: answer['error'] }).toEqual({
-    status: 400,
-    error: expect.stringMatching(message),
-  });
+  expect(status).toBe(400);
+  expect(answer['error']).toMatch(message);
   // Refused up front: no browser work was done for it.
   expect(Date.now() - started).toBeLessThan(2000);
 }
@@ -53,10 +51,8 @@ describe('render bounds', () => {
       url: `${site.origin}/`,
       profiles: ['desktop', { deviceScaleFactor: 8 }],
     });
-    expect(batch).toMatchObject({
-      status: 400,
-      body: { error: expect.stringMatching(/^profiles\[1\]\.deviceScaleFactor/) },
-    });
+    expect(batch.status).toBe(400);
+    expect(batch.body['error']).toMatch(/^profiles\[1\]\.deviceScaleFactor/);
   });
 
   it('refuses a paper larger than PDF can hold, or margins that leave no page', async () => {
@@ -72,22 +68,16 @@ describe('render bounds', () => {
 
   it('refuses a full-page, clip or element capture over MAX_CAPTURE_PIXELS once it knows the size', async () => {
     const full = await svc.post('/v1/render', { url: `${site.origin}/tall`, fullPage: true });
-    expect(full).toMatchObject({
-      status: 400,
-      body: {
-        error: expect.stringMatching(
-          /^fullPage would capture 1280×20000 .* over MAX_CAPTURE_PIXELS \(4,000,000\)$/,
-        ),
-      },
-    });
+    expect(full.status).toBe(400);
+    expect(full.body['error']).toMatch(
+      /^fullPage would capture 1280×20000 .* over MAX_CAPTURE_PIXELS \(4,000,000\)$/,
+    );
     const clip = await svc.post('/v1/render', {
       url: `${site.origin}/`,
       clip: { x: 0, y: 0, width: 3000, height: 3000 },
     });
-    expect(clip).toMatchObject({
-      status: 400,
-      body: { error: expect.stringMatching(/^clip would capture/) },
-    });
+    expect(clip.status).toBe(400);
+    expect(clip.body['error']).toMatch(/^clip would capture/);
     const element = await svc.post('/v1/render', { url: `${site.origin}/tall`, selector: 'div' });
     expect(element.status).toBe(200);
   });
