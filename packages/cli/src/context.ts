@@ -20,4 +20,9 @@ export interface CliContext {
   readonly stdin: () => NodeJS.ReadableStream;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
+  /**
+   * A signal aborted by Ctrl-C (SIGINT). The handler is installed on the first call only, so a
+   * command that never asks keeps the default: Ctrl-C ends it at once.
+   */
+  readonly interrupted: () => AbortSignal;
 }

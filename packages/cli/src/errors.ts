@@ -4,10 +4,13 @@
 /** A failure the user can act on; `message` is printed as is, never with a stack trace. */
 export class CliError extends Error {
   readonly exitCode: 1 | 2;
-  constructor(message: string, exitCode: 1 | 2 = 1) {
+  /** A failure that may pass by itself (network, throttling, 5xx): --follow retries it. */
+  readonly transient: boolean;
+  constructor(message: string, exitCode: 1 | 2 = 1, transient = false) {
     super(message);
     this.name = 'CliError';
     this.exitCode = exitCode;
+    this.transient = transient;
   }
 }
 

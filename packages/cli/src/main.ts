@@ -8,6 +8,7 @@ import { CliError } from './errors.js';
 import { tryFastPath } from './fast-path.js';
 
 const environment = readEnvironment(process.env, process.stdout.isTTY);
+let interrupt: AbortController | undefined;
 const ctx: CliContext = {
   ...environment,
   stdout: process.stdout,
@@ -17,6 +18,17 @@ const ctx: CliContext = {
   stdin: () => process.stdin,
   now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  interrupted: () => {
+    if (!interrupt) {
+      const controller = new AbortController();
+      // Once: a second Ctrl-C, while the first is being honoured, ends the process the usual way.
+      process.once('SIGINT', () => {
+        controller.abort();
+      });
+      interrupt = controller;
+    }
+    return interrupt.signal;
+  },
 };
 
 // A closed pipe (`havn otel logs | head`) is not an error.

@@ -52,6 +52,61 @@ export async function havn(args: readonly string[], options: HavnOptions): Promi
   return { code, stdout, stderr };
 }
 
+/** A running binary: its output so far, a wait for output, and its end. */
+export interface RunningHavn {
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  /** Resolves once stdout satisfies `ready`; rejects after `ms` with what was printed. */
+  waitFor(ready: (stdout: string) => boolean, ms?: number): Promise<void>;
+  /** Sends `signal` and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts the binary and leaves it running (for --follow). */
+export function startHavn(args: readonly string[], options: HavnOptions): RunningHavn {
+  const child = spawn(process.execPath, [HAVN_BIN, ...args], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: options.configDir,
+      HAVN_CONFIG_DIR: options.configDir,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const listeners = new Set<() => void>();
+  child.stdout.setEncoding('utf8').on('data', (s: string) => {
+    stdout += s;
+    for (const l of listeners) l();
+  });
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    waitFor: (ready, ms = 20_000) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!ready(stdout)) return;
+          listeners.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out; stdout:\n${stdout}\nstderr:\n${stderr}`));
+        }, ms);
+        listeners.add(check);
+        check();
+      }),
+    stop: async (signal = 'SIGINT') => {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
 /** A fresh, empty configuration directory; `cleanup` removes it. */
 export async function tempConfigDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'havn-cli-'));

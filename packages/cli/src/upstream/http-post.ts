@@ -15,6 +15,7 @@ export async function postJson(
   url: URL,
   headers: Record<string, string>,
   body: string,
+  signal?: AbortSignal,
 ): Promise<HttpAnswer> {
   // Load only the transport this URL needs: https pulls in TLS.
   const transport =
@@ -28,6 +29,7 @@ export async function postJson(
         agent: false,
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         timeout: TIMEOUT_MS,
+        ...(signal ? { signal } : {}),
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -44,7 +46,11 @@ export async function postJson(
     );
     request.on('timeout', () => {
       request.destroy(
-        new CliError(`No answer from ${url.origin} within ${String(TIMEOUT_MS / 1000)} s.`),
+        new CliError(
+          `No answer from ${url.origin} within ${String(TIMEOUT_MS / 1000)} s.`,
+          1,
+          true,
+        ),
       );
     });
     request.on('error', (error: NodeJS.ErrnoException) => {
@@ -55,6 +61,8 @@ export async function postJson(
       reject(
         new CliError(
           `Could not reach ${url.origin} (${error.code ?? error.message}). Check the network, or the API URL with 'havn configure telemetry --show'.`,
+          1,
+          true,
         ),
       );
     });

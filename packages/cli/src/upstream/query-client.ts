@@ -1,5 +1,5 @@
 // The Application Insights query API: POST {api_url}/v1/apps/<app_id>/query with a bearer token
-// and the body { query, timespan } (issue 7).
+// and the body { query, timespan } (docs/cli.md#the-query-sent).
 import { CliError } from '../errors.js';
 import { primaryTable, type ResultTable } from './coerce.js';
 import { postJson, type HttpAnswer } from './http-post.js';
@@ -10,9 +10,11 @@ export interface QueryRequest {
   readonly appId: string;
   readonly accessToken: string;
   readonly query: string;
-  /** ISO 8601 duration, e.g. PT1H. */
-  readonly timespan: string;
+  /** ISO 8601 duration or interval, e.g. PT1H; none when the query bounds time itself. */
+  readonly timespan: string | undefined;
   readonly verbose: boolean;
+  /** Aborts the request (Ctrl-C during --follow). */
+  readonly signal?: AbortSignal;
 }
 
 export interface QueryResult extends ResultTable {
@@ -37,13 +39,16 @@ export async function runQuery(request: QueryRequest, deps: QueryDeps): Promise<
     accept: 'application/json',
     authorization: `Bearer ${request.accessToken}`,
   };
-  const body = JSON.stringify({ query: request.query, timespan: request.timespan });
-  let answer = await postJson(url, headers, body);
+  const body = JSON.stringify({
+    query: request.query,
+    ...(request.timespan === undefined ? {} : { timespan: request.timespan }),
+  });
+  let answer = await postJson(url, headers, body, request.signal);
   if (answer.status === 429) {
     const wait = retryAfterOf(answer, deps.now());
     if (wait !== undefined && wait <= AUTO_RETRY_MAX_SECONDS) {
       await deps.sleep(wait * 1000);
-      answer = await postJson(url, headers, body);
+      answer = await postJson(url, headers, body, request.signal);
     }
   }
   const parsed = parseBody(answer);

@@ -67,14 +67,18 @@ export function upstreamFailure(c: FailureContext): CliError {
       c.retryAfterSeconds === undefined
         ? 'in a minute'
         : `after ${String(c.retryAfterSeconds)} seconds`;
-    return new CliError(`Application Insights is throttling requests${said}.\nRetry ${wait}.`);
+    return new CliError(
+      `Application Insights is throttling requests${said}.\nRetry ${wait}.`,
+      1,
+      true,
+    );
   }
   if (c.status === 400) {
     const query = c.verbose ? `\nQuery:\n${c.query}` : '\nRun with -v to see the query.';
     return new CliError(`Application Insights rejected the query${said}.${query}`);
   }
   if (c.status >= 500) {
-    return new CliError(`Application Insights failed${said}.\nTry again in a moment.`);
+    return new CliError(`Application Insights failed${said}.\nTry again in a moment.`, 1, true);
   }
   return new CliError(`Application Insights answered an unexpected status${said}.`);
 }

@@ -3,7 +3,13 @@ import { errorsQuery } from '../../kql/queries.js';
 import { OPERATION_ID_WIDTH, pick, shortText, timeCell, type RowView } from '../../output/view.js';
 import { runOtel } from './run-otel.js';
 import type { OtelCommandSpec } from './command-spec.js';
-import { APP_ARGUMENT, LIST_OPTIONS, optionalText, parseListSettings } from './shared-options.js';
+import {
+  APP_ARGUMENT,
+  LIST_OPTIONS,
+  listPlan,
+  optionalText,
+  parseListSettings,
+} from './shared-options.js';
 
 const FIELDS = ['timestamp', 'cloud_RoleName', 'type', 'message', 'operation_Id'] as const;
 
@@ -42,6 +48,6 @@ Examples:
     runOtel(ctx, options, () => {
       const s = parseListSettings(app, options, ctx.now());
       const operationId = optionalText(options, 'operationId', '--operation-id');
-      return { ...s, view: errorsView, query: errorsQuery({ ...s, operationId }) };
+      return listPlan(s, errorsView, (mode) => errorsQuery({ ...s, operationId }, mode));
     }),
 };

@@ -6,7 +6,13 @@ import { OPERATION_ID_WIDTH, pick, shortText, timeCell, type RowView } from '../
 import type { Tint } from '../../output/text.js';
 import { runOtel } from './run-otel.js';
 import { stringOption, type OtelCommandSpec } from './command-spec.js';
-import { APP_ARGUMENT, LIST_OPTIONS, optionalText, parseListSettings } from './shared-options.js';
+import {
+  APP_ARGUMENT,
+  LIST_OPTIONS,
+  listPlan,
+  optionalText,
+  parseListSettings,
+} from './shared-options.js';
 
 const FIELDS = ['timestamp', 'cloud_RoleName', 'severityLevel', 'message', 'operation_Id'] as const;
 
@@ -54,11 +60,11 @@ Examples:
     runOtel(ctx, options, () => {
       const s = parseListSettings(app, options, ctx.now());
       const severity = stringOption(options, 'severity');
-      const query = logsQuery({
+      const filters = {
         ...s,
         minSeverity: severity === undefined ? undefined : parseSeverity(severity),
         traceId: optionalText(options, 'traceId', '--trace-id'),
-      });
-      return { ...s, view: logsView, query };
+      };
+      return listPlan(s, logsView, (mode) => logsQuery(filters, mode));
     }),
 };

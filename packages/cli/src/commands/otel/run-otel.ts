@@ -9,6 +9,7 @@ import type { RowView } from '../../output/view.js';
 import type { Column } from '../../upstream/coerce.js';
 import { runQuery, type QueryResult } from '../../upstream/query-client.js';
 import type { OptionValues } from './command-spec.js';
+import { followOn, type Follow } from './follow.js';
 import { resolveTarget, type Target } from './target.js';
 
 export interface QueryPlan {
@@ -23,6 +24,8 @@ export interface QueryPlan {
 export interface OtelPlan extends QueryPlan {
   /** What to show of a row; a function of the result's columns when the user chose them. */
   readonly view: RowView | ((columns: readonly Column[]) => RowView);
+  /** With --follow: how to poll after the first query (docs/cli.md#follow). */
+  readonly follow?: Follow;
 }
 
 /** The query API returns at most this many rows. */
@@ -33,8 +36,14 @@ export async function runOtel(
   options: OptionValues,
   plan: () => OtelPlan | Promise<OtelPlan>,
 ): Promise<void> {
-  const { plan: p, result } = await queryOtel(ctx, options, plan);
+  // Ctrl-C ends --follow with exit 0, even during its first query.
+  if (options.follow === true) ctx.interrupted();
+  const { plan: p, target, result } = await queryOtel(ctx, options, plan);
   const view = typeof p.view === 'function' ? p.view(result.columns) : p.view;
+  if (p.follow) {
+    await followOn(ctx, { ...p, view, follow: p.follow }, target, result);
+    return;
+  }
   if (p.format === 'table' && result.rows.length === 0) {
     ctx.stderr.write(`No ${view.noun} in the ${p.window.text}.\n`);
     return;

@@ -2,9 +2,12 @@
 // the action, after the configuration check, because spec 3 §7 checks the configuration before
 // anything else.
 import { UsageError } from '../../errors.js';
+import { LIST, type ListMode } from '../../kql/queries.js';
 import { DEFAULT_SINCE, parseWindow, type TimeWindow } from '../../kql/since.js';
 import { parseFormat, type OutputFormat } from '../../output/format.js';
+import type { RowView } from '../../output/view.js';
 import { stringOption, type OptionSpec, type OptionValues } from './command-spec.js';
+import type { OtelPlan } from './run-otel.js';
 import { TARGET_OPTIONS } from './target.js';
 
 export interface ListSettings {
@@ -13,6 +16,8 @@ export interface ListSettings {
   readonly limit: number;
   readonly format: OutputFormat;
   readonly verbose: boolean;
+  /** --follow's poll interval in ms; undefined without --follow. */
+  readonly followMs: number | undefined;
 }
 
 export const DEFAULT_LIMIT = 20;
@@ -54,6 +59,11 @@ export const LIST_OPTIONS: readonly OptionSpec[] = [
     flags: '-v, --verbose',
     description: 'print the app id, the time window and the query to stderr',
   },
+  { flags: '-f, --follow', description: 'keep printing rows as they arrive, until Ctrl-C' },
+  {
+    flags: '--interval <DURATION>',
+    description: 'with --follow: time between polls, e.g. 10s or 1m (default: 5s)',
+  },
   ...TARGET_OPTIONS,
 ];
 
@@ -62,13 +72,52 @@ export function parseListSettings(
   options: OptionValues,
   now: number,
 ): ListSettings {
+  const format = parseFormat(stringOption(options, 'format') ?? 'Table');
+  const interval = stringOption(options, 'interval');
+  const follow = options.follow === true;
+  if (interval !== undefined && !follow) {
+    throw new UsageError('--interval applies only with --follow.');
+  }
+  if (follow && format === 'json') {
+    throw new UsageError(
+      '--follow writes a stream, which one JSON array cannot hold: use --format Jsonl (one object per line).',
+    );
+  }
   return {
     app: app === undefined ? undefined : requiredText(app, 'APP'),
     window: windowOf(options, now, DEFAULT_SINCE),
     limit: parseLimit(stringOption(options, 'limit') ?? String(DEFAULT_LIMIT)),
-    format: parseFormat(stringOption(options, 'format') ?? 'Table'),
+    format,
     verbose: options.verbose === true,
+    followMs: follow ? parseInterval(interval ?? '5s') : undefined,
   };
+}
+
+/** The plan of a list command: its query once, or, with --follow, its first and poll queries. */
+export function listPlan(
+  s: ListSettings,
+  view: RowView,
+  queryFor: (mode: ListMode) => string,
+): OtelPlan {
+  if (s.followMs === undefined) return { ...s, view, query: queryFor(LIST) };
+  return {
+    ...s,
+    view,
+    query: queryFor({ kind: 'follow-start' }),
+    follow: { queryFor, intervalMs: s.followMs },
+  };
+}
+
+/** --interval: seconds (`10`, `10s`, `0.5s`) or minutes (`1m`), from half a second to an hour. */
+export function parseInterval(value: string): number {
+  const match = /^(\d{1,4}(?:\.\d{1,3})?)(s|m)?$/.exec(value.trim());
+  const ms = match ? Number(match[1]) * (match[2] === 'm' ? 60_000 : 1000) : NaN;
+  if (!(ms >= 500 && ms <= 3_600_000)) {
+    throw new UsageError(
+      `--interval must be a number of seconds or minutes from 0.5s to 60m (for example 5s, 0.5s or 1m); got '${value}'.`,
+    );
+  }
+  return ms;
 }
 
 export function windowOf(options: OptionValues, now: number, defaultSince: string): TimeWindow {

@@ -11,7 +11,7 @@ import {
 } from '../../output/view.js';
 import { runOtel } from './run-otel.js';
 import type { OtelCommandSpec } from './command-spec.js';
-import { APP_ARGUMENT, LIST_OPTIONS, parseListSettings } from './shared-options.js';
+import { APP_ARGUMENT, LIST_OPTIONS, listPlan, parseListSettings } from './shared-options.js';
 
 /** spec 3 §2: JSON carries Success and HasError (its inverse) in PascalCase. */
 export function successFields(row: Row): { Success: boolean | null; HasError: boolean | null } {
@@ -67,7 +67,7 @@ Examples:
   run: (ctx, app, options) =>
     runOtel(ctx, options, () => {
       const s = parseListSettings(app, options, ctx.now());
-      const query = tracesQuery({ ...s, hasError: options.hasError === true });
-      return { ...s, view: tracesView, query };
+      const hasError = options.hasError === true;
+      return listPlan(s, tracesView, (mode) => tracesQuery({ ...s, hasError }, mode));
     }),
 };
