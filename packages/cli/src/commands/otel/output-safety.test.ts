@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { table } from '../../test-support/fake-app-insights.js';
 import { ESCAPE_CORPUS } from '../../test-support/escape-corpus.js';
-import { havn } from '../../test-support/run-havn.js';
+import { havn, startHavn } from '../../test-support/run-havn.js';
 import { useSignedInFake } from '../../test-support/signed-in-fake.js';
 
 const COLUMNS = [
@@ -109,3 +109,64 @@ describe('formulas in csv and tsv', () => {
     expect((JSON.parse(r.stdout) as { message: string }[]).map((x) => x.message)).toEqual(FORMULAS);
   });
 });
+
+describe('escape sequences in the trace view and in --follow', () => {
+  it('havn otel trace: names, messages and types are stripped in the waterfall', async () => {
+    const columns = [
+      ['timestamp', 'datetime'],
+      ['itemType', 'string'],
+      ['id', 'string'],
+      ['operation_ParentId', 'string'],
+      ['name', 'string'],
+      ['type', 'string'],
+      ['duration', 'real'],
+      ['message', 'string'],
+      ['cloud_RoleName', 'string'],
+    ] as const;
+    ctx.fake.fallback = {
+      body: table(columns, [
+        [
+          '2026-11-21T10:00:00Z',
+          'request',
+          'r',
+          'op',
+          'GET /\u001b]0;x\u0007home',
+          null,
+          '10',
+          null,
+          'web\u001b[2K',
+        ],
+        ...ESCAPE_CORPUS.map((c, i) => [
+          `2026-11-21T10:00:00.00${String(i % 10)}Z`,
+          i % 2 === 0 ? 'dependency' : 'exception',
+          i % 2 === 0 ? `d${String(i)}` : null,
+          'r',
+          c.raw,
+          c.raw,
+          '1',
+          c.raw,
+          'web',
+        ]),
+      ]),
+    };
+    const r = await havn(['otel', 'trace', 'op'], { configDir: ctx.configDir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(UNSAFE);
+    expect(r.stdout).toContain('GET /home @web');
+  });
+
+  it('--follow in table format: rows are stripped too', async () => {
+    serve(raw());
+    const follow = startHavn(['otel', 'errors', '-f', '--interval', '0.5s'], {
+      configDir: ctx.configDir,
+    });
+    await follow.waitFor((out) => out.split('\n').length > ESCAPE_CORPUS.length);
+    expect(await follow.stop()).toBe(0);
+    expect(follow.stdout()).not.toMatch(UNSAFE);
+    for (const c of ESCAPE_CORPUS) expect(follow.stdout(), c.name).toContain(`  ${c.shown}  op-`);
+  });
+});
+
+function raw(): string[] {
+  return ESCAPE_CORPUS.map((c) => c.raw);
+}
