@@ -80,6 +80,13 @@ function writeTemplates(db: Kysely<Database>) {
   };
 }
 
+/**
+ * How group commits run: on the writer thread (SQLite), or as transactions on `db`, up to
+ * `inFlight` at once, each one statement when the dialect has data-modifying WITH (PostgreSQL).
+ */
+export type GroupCommits =
+  { thread: WriterThread } | { inFlight: number; singleStatement?: boolean };
+
 type Pending =
   | {
       write: SubmissionWrite;
@@ -97,6 +104,7 @@ type Pending =
 const maxBatch = 256;
 const burstQuietMs = 50;
 const deliveryChunk = 400; // 17 columns a row stays far below SQLite's 32766 bound parameters
+const maxPostgresParameters = 65_535;
 
 /**
  * Group commit (issue 5): submissions that arrive while a commit is in progress wait for the next
@@ -122,6 +130,7 @@ export class GroupCommitWriter {
 
   private readonly thread: WriterThread | undefined;
   private readonly maxInFlight: number;
+  private readonly singleStatement: boolean;
 
   /**
    * With a `thread` the commits run off the event loop (SQLite); otherwise each is a Kysely
@@ -131,10 +140,11 @@ export class GroupCommitWriter {
     private readonly db: Kysely<Database>,
     private readonly onCommitted: () => void,
     private readonly build: SubmissionBuilder,
-    commits: { thread: WriterThread } | { inFlight: number },
+    commits: GroupCommits,
   ) {
     this.thread = 'thread' in commits ? commits.thread : undefined;
     this.maxInFlight = 'thread' in commits ? 8 : commits.inFlight;
+    this.singleStatement = 'inFlight' in commits && commits.singleStatement === true;
   }
 
   /** Stores rows already built. */
@@ -334,12 +344,27 @@ export class GroupCommitWriter {
   }
 
   private async transaction(writes: SubmissionWrite[]): Promise<void> {
+    const deliveries = writes.flatMap((w) => w.deliveries);
+    const parameters =
+      writes.length * submissionColumns.length + deliveries.length * deliveryColumns.length;
+    if (this.singleStatement && parameters <= maxPostgresParameters) {
+      // PostgreSQL: the submissions and their outbox rows in one statement (a data-modifying WITH),
+      // which is its own transaction: one round trip per group commit instead of four.
+      const submissions = writes.map((w) => w.submission);
+      await (deliveries.length === 0
+        ? this.db.insertInto('submissions').values(submissions).execute()
+        : this.db
+            .with('s', (db) => db.insertInto('submissions').values(submissions))
+            .insertInto('deliveries')
+            .values(deliveries)
+            .execute());
+      return;
+    }
     await this.db.transaction().execute(async (trx: Transaction<Database>) => {
       await trx
         .insertInto('submissions')
         .values(writes.map((w) => w.submission))
         .execute();
-      const deliveries = writes.flatMap((w) => w.deliveries);
       for (let i = 0; i < deliveries.length; i += deliveryChunk) {
         await trx
           .insertInto('deliveries')

@@ -3,7 +3,7 @@ import { openPostgresDatabase } from './postgres-database.js';
 import { openSqliteDatabase, sqliteFile } from './sqlite-database.js';
 import { DeliveryStore } from './deliveries.store.js';
 import { FormStore } from './forms.store.js';
-import { GroupCommitWriter, type SubmissionBuilder } from './group-commit.js';
+import { GroupCommitWriter, type GroupCommits, type SubmissionBuilder } from './group-commit.js';
 import { createIdGenerator } from '../ids.js';
 import { OrgStore } from './orgs.store.js';
 import { PushStore } from './push.store.js';
@@ -48,11 +48,7 @@ function instanceId(): string {
   return createIdGenerator()('inst');
 }
 
-function createStore(
-  db: Kysely<Database>,
-  build: SubmissionBuilder,
-  commits: { thread: WriterThread } | { inFlight: number },
-): Store {
+function createStore(db: Kysely<Database>, build: SubmissionBuilder, commits: GroupCommits): Store {
   const listeners: (() => void)[] = [];
   const thread = 'thread' in commits ? commits.thread : undefined;
   const writer = new GroupCommitWriter(
@@ -99,7 +95,7 @@ export async function openStore(
     typeof location === 'string' ? { userDataDir: location, databaseUrl: undefined } : location;
   if (databaseUrl !== undefined) {
     const db = await openPostgresDatabase(databaseUrl);
-    return createStore(db, build, { inFlight: postgresCommitsInFlight });
+    return createStore(db, build, { inFlight: postgresCommitsInFlight, singleStatement: true });
   }
   const db = await openSqliteDatabase(userDataDir);
   return createStore(db, build, { thread: new WriterThread(sqliteFile(userDataDir)) });
