@@ -3,9 +3,11 @@
 // and the ratio door/direct. The real render service (composeServer + the sessions extension, real
 // Chromium behind the guard proxy) runs in a child process; this process is the client.
 // For scale, the same round trips also go through a plain TCP pipe that the service process opens
-// to the browser's socket: a hop that judges nothing, so door/pipe is what judging costs and
-// pipe/direct what any extra hop costs on this machine.
+// to the browser's socket (a hop that judges nothing: pipe/direct is what any extra hop costs on
+// this machine), and through a second door in the service process that reads every message whole
+// but judges nothing: door/unjudged is what the allow-list and the parameter checks cost.
 import { fork } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
@@ -15,6 +17,8 @@ import { join } from 'node:path';
 import { createLogger } from '@havn/shared';
 import { composeServer } from '../packages/render/src/compose.js';
 import { loadConfig } from '../packages/render/src/config.js';
+import { CdpDoor } from '../packages/render/src/sessions/cdp-door.js';
+import type { FrameJudge } from '../packages/render/src/sessions/cdp-frame-policy.js';
 import { sessionsExtension } from '../packages/render/src/sessions/sessions-extension.js';
 import { percentile, printSummary, printTable } from './lib/harness.js';
 
@@ -49,10 +53,36 @@ async function serve(): Promise<void> {
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   let pipe: Server | undefined;
+  // The door as it was before it judged anything: each message read whole, parsed, forwarded.
+  const parseOnly: FrameJudge = (text) => ({
+    ok: true,
+    text,
+    command: JSON.parse(text) as Extract<ReturnType<FrameJudge>, { ok: true }>['command'],
+  });
+  const unjudged = new CdpDoor({
+    lookup: (id) => sessions.manager()?.get(id),
+    isServiceToken: () => true,
+    log: app.log,
+    maxMessageBytes: config.cdpMaxMessageBytes,
+    maxClientsPerSession: config.cdpMaxClients,
+    judge: parseOnly,
+  });
+  const unjudgedServer = createHttpServer();
+  unjudgedServer.on('upgrade', (req, socket, head) => {
+    unjudged.handleUpgrade(req, socket, head);
+  });
   process.on(
     'message',
-    (msg: { type: 'direct' | 'pipe'; id: string } | { type: 'cpu' } | { type: 'stop' }) => {
-      if (msg.type === 'pipe') {
+    (
+      msg:
+        { type: 'direct' | 'pipe' | 'unjudged'; id: string } | { type: 'cpu' } | { type: 'stop' },
+    ) => {
+      if (msg.type === 'unjudged') {
+        unjudgedServer.listen(0, '127.0.0.1', () => {
+          const { port } = unjudgedServer.address() as AddressInfo;
+          send({ unjudged: `ws://127.0.0.1:${port}/v1/sessions/${msg.id}/cdp` });
+        });
+      } else if (msg.type === 'pipe') {
         const endpoint = new URL(sessions.manager()?.get(msg.id)?.browserWsEndpoint ?? '');
         pipe = createServer((client) => {
           const browser = connect(Number(endpoint.port), endpoint.hostname);
@@ -72,8 +102,10 @@ async function serve(): Promise<void> {
       } else if (msg.type === 'direct') {
         send({ direct: sessions.manager()?.get(msg.id)?.browserWsEndpoint ?? '' });
       } else {
-        // The pipe's listening socket would keep this process alive.
+        // The listening sockets would keep this process alive.
         pipe?.close();
+        unjudged.close();
+        unjudgedServer.close();
         void app.close().then(async () => {
           await rm(dir, { recursive: true, force: true });
           send({ stopped: true });
@@ -216,17 +248,24 @@ async function measure(): Promise<void> {
   const { id, cdpUrl } = (await created.json()) as { id: string; cdpUrl: string };
   const { direct } = await ask<{ direct: string }>({ type: 'direct', id });
   const { pipe } = await ask<{ pipe: string }>({ type: 'pipe', id });
+  const unjudged =
+    (await ask<{ unjudged: string }>({ type: 'unjudged', id })).unjudged + new URL(cdpUrl).search;
   const rows: Record<string, string | number>[] = [];
   for (const window of [1, WINDOW]) {
     // Warm every path, then alternate short rounds so that all see the same machine load.
-    for (const url of [direct, pipe, cdpUrl]) await roundTrips(url, 300, window);
+    for (const url of [direct, pipe, unjudged, cdpUrl]) await roundTrips(url, 300, window);
     let d = 0;
     let hop = 0;
+    let bare = 0;
     let p = 0;
+    let cpuBare = 0;
     let cpu = 0;
     for (let round = 0; round < ROUNDS; round++) {
       d += (await roundTrips(direct, ROUND_TRIP_MS / ROUNDS, window)) / ROUNDS;
       hop += (await roundTrips(pipe, ROUND_TRIP_MS / ROUNDS, window)) / ROUNDS;
+      const before = await timedRoundTrips(unjudged, ROUND_TRIP_MS / ROUNDS, window);
+      bare += before.perSecond / ROUNDS;
+      cpuBare += before.cpuPerTrip / ROUNDS;
       const door = await timedRoundTrips(cdpUrl, ROUND_TRIP_MS / ROUNDS, window);
       p += door.perSecond / ROUNDS;
       cpu += door.cpuPerTrip / ROUNDS;
@@ -235,12 +274,14 @@ async function measure(): Promise<void> {
       'in flight': window,
       'direct rt/s': Math.round(d),
       'pipe rt/s': Math.round(hop),
+      'unjudged rt/s': Math.round(bare),
       'door rt/s': Math.round(p),
       'door/direct': p / d,
-      'pipe/direct': hop / d,
       'door/pipe': p / hop,
+      'door/unjudged': p / bare,
       // The door's own cost, less sensitive to the machine's load than the rates are.
-      'service CPU µs/rt': Math.round(cpu),
+      'unjudged CPU µs/rt': Math.round(cpuBare),
+      'door CPU µs/rt': Math.round(cpu),
     });
   }
   await ask({ type: 'stop' });
@@ -254,14 +295,15 @@ async function measure(): Promise<void> {
     },
   ]);
   printTable(
-    "CDP round trips, Runtime.evaluate('1'): the browser's own socket, a plain pipe, the door",
+    "CDP round trips, Runtime.evaluate('1'): the browser's own socket, a plain pipe, a door that judges nothing, the door",
     rows,
   );
   const [seq, piped] = rows;
   printSummary(
     'sessions',
     `start p50 ${Math.round(percentile(starts, 50))} ms, p95 ${Math.round(percentile(starts, 95))} ms; ` +
-      `door/direct ${Number(seq?.['door/direct']).toFixed(2)} sequential, ${Number(piped?.['door/direct']).toFixed(2)} with ${WINDOW} in flight ` +
-      `(goal >= 0.9; a plain pipe: ${Number(piped?.['pipe/direct']).toFixed(2)}, door/pipe ${Number(piped?.['door/pipe']).toFixed(2)})`,
+      `door/pipe ${Number(seq?.['door/pipe']).toFixed(2)} sequential, ${Number(piped?.['door/pipe']).toFixed(2)} with ${WINDOW} in flight (goal >= 0.95); ` +
+      `allow-list cost: door/unjudged ${Number(seq?.['door/unjudged']).toFixed(2)} and ${Number(piped?.['door/unjudged']).toFixed(2)}; ` +
+      `door/direct ${Number(seq?.['door/direct']).toFixed(2)} and ${Number(piped?.['door/direct']).toFixed(2)}`,
   );
 }

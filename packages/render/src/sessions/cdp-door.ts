@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { presentedToken } from '../auth.js';
-import type { FramePolicy } from './cdp-frame-policy.js';
+import { judgeClientFrame, type FramePolicy, type FrameJudge } from './cdp-frame-policy.js';
 import { DoorBridge } from './door-bridge.js';
 import { CLOSE, serverCloseFrame } from './ws-frames.js';
 import { clientHandshake, serverHandshake } from './ws-handshake.js';
@@ -37,6 +37,8 @@ export interface CdpDoorDeps {
   maxMessageBytes: number;
   /** Clients attached to one session at once (CDP_MAX_CLIENTS); one more is refused with 429. */
   maxClientsPerSession: number;
+  /** judgeClientFrame unless given (the sessions bench measures a door that judges nothing). */
+  judge?: FrameJudge;
 }
 
 const DOOR_PATH = /^\/v1\/sessions\/([A-Za-z0-9_-]{1,64})\/cdp\/?$/;
@@ -148,6 +150,7 @@ export class CdpDoor {
         this.count(session, -1);
       },
       this.deps.maxMessageBytes,
+      this.deps.judge ?? judgeClientFrame,
     );
     this.open.add(bridge);
     bridge.start(head, upstream.head);

@@ -27,6 +27,9 @@ export type FrameVerdict =
     }
   | { ok: false; reply: string };
 
+/** How the door judges one client message (judgeClientFrame; the bench swaps in a parse-only one). */
+export type FrameJudge = (text: string, policy: FramePolicy, targets: TargetWatch) => FrameVerdict;
+
 export interface FramePolicy {
   /** Real path (symlinks resolved) of the session's own folder: every client path stays in it. */
   sessionDir: string;

@@ -2,7 +2,7 @@ import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DoorSession } from './cdp-door.js';
-import { judgeClientFrame } from './cdp-frame-policy.js';
+import type { FrameJudge } from './cdp-frame-policy.js';
 import { TargetWatch, WATCHED_EVENTS } from './cdp-targets.js';
 import {
   CLOSE,
@@ -45,6 +45,7 @@ export class DoorBridge {
     private readonly onEnd: () => void,
     /** The largest client message read whole; Chromium's frames are never held. */
     maxMessageBytes: number,
+    private readonly judgeFrame: FrameJudge,
   ) {
     this.reader = new ClientFrameReader(maxMessageBytes);
     this.scanner = new ServerFrameScanner(
@@ -140,7 +141,7 @@ export class DoorBridge {
   /** One whole client message: forwarded as it came, rewritten, or answered with a refusal. */
   private judge(payload: Buffer, raw: Buffer | undefined): void {
     const text = payload.toString('utf8');
-    const verdict = judgeClientFrame(text, this.session.framePolicy, this.targets);
+    const verdict = this.judgeFrame(text, this.session.framePolicy, this.targets);
     if (!verdict.ok) {
       this.toClient(serverTextFrame(verdict.reply));
       return;
