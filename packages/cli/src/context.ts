@@ -6,7 +6,7 @@ export interface TextSink {
 }
 
 export interface CliContext {
-  /** Directory holding config.json and the credential files (0-decisions §3). */
+  /** Directory holding config.json and the credential files (docs/cli.md#where-files-live). */
   readonly configDir: string;
   /** Colour is on only for a TTY and never with NO_COLOR (https://no-color.org). */
   readonly color: boolean;

@@ -1,5 +1,5 @@
 // The CLI's error catalogue. main.ts is the one place that turns these into exit codes
-// (0-decisions §3: 0 success, 1 runtime failure, 2 usage error).
+// (docs/cli.md#errors-and-exit-codes: 0 success, 1 runtime failure, 2 usage error).
 
 /** A failure the user can act on; `message` is printed as is, never with a stack trace. */
 export class CliError extends Error {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The havn entry point: reads the environment (once), runs the command table, and is the one
-// top-level catch that maps every error to an exit code (0-decisions §3): 0 success, 1 runtime
+// top-level catch that maps every error to an exit code (docs/cli.md#errors-and-exit-codes): 0 success, 1 runtime
 // failure, 2 usage error. Never a stack trace.
 import { readEnvironment } from './config/environment.js';
 import type { CliContext } from './context.js';

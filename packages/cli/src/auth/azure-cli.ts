@@ -1,5 +1,5 @@
 // `havn login --azure-cli`: tokens from an installed Azure CLI, through
-// `az account get-access-token --resource <api_url>` (issue 7).
+// `az account get-access-token --resource <api_url>` (docs/cli.md#sign-in).
 import { execFile } from 'node:child_process';
 import { CliError } from '../errors.js';
 

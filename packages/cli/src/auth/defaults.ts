@@ -9,7 +9,7 @@ export const DEFAULT_CLIENT_ID = '04b07795-8ddb-461a-bbee-02f9e1bf7b46';
 export const DEFAULT_AUTHORITY_HOST = 'https://login.microsoftonline.com';
 export const DEFAULT_TENANT = 'organizations';
 
-/** The token audience for an API base URL: `{api_url}/.default` (spec 3 §5). */
+/** The token audience for an API base URL: `{api_url}/.default` (docs/cli.md#sign-in). */
 export function scopeFor(apiUrl: string): string {
   return `${apiUrl.replace(/\/+$/, '')}/.default`;
 }

@@ -1,6 +1,6 @@
 // Device-code sign-in and silent refresh with MSAL. Only `havn login` and a query whose stored
 // device-code token needs renewing import this module: MSAL is large, and a query with a fresh
-// token must stay cheap to start (issue 7).
+// token must stay cheap to start (docs/cli.md#start-up-time).
 import {
   PublicClientApplication,
   type AuthenticationResult,

@@ -1,6 +1,6 @@
-// `havn login` (0-decisions §3): device code (MSAL), --with-token (standard input, as
+// `havn login` (docs/cli.md#sign-in): device code (MSAL), --with-token (standard input, as
 // `gh auth login --with-token`), or --azure-cli (`az account get-access-token`). The token is
-// for the audience {api_url}/.default of the configured API (spec 3 §5).
+// for the audience {api_url}/.default of the configured API.
 import type { Command } from 'commander';
 import { DEFAULT_AUTHORITY_HOST, DEFAULT_CLIENT_ID, DEFAULT_TENANT } from '../auth/defaults.js';
 import { jwtExpiry } from '../auth/jwt-expiry.js';
@@ -107,7 +107,7 @@ async function tokenFromStdin(ctx: CliContext, apiUrl: string): Promise<StoredCr
     );
   }
   const expiresOn = jwtExpiry(token);
-  // 0-decisions §3: an expired token counts as none, so storing one would only fail later.
+  // An expired token counts as none, so storing one would only fail later.
   if (expiresOn !== null && expiresOn <= ctx.now()) {
     throw new CliError(
       `That token expired at ${new Date(expiresOn).toISOString()}; get a new one.`,
@@ -133,7 +133,7 @@ async function deviceCode(
     );
   }
   const clientId = o.clientId ?? DEFAULT_CLIENT_ID;
-  // MSAL is loaded only here and for a silent refresh (issue 7: start fast).
+  // MSAL is loaded only here and for a silent refresh (docs/cli.md#start-up-time).
   const { deviceCodeSignIn } = await import('../auth/msal-session.js');
   try {
     const signedIn = await deviceCodeSignIn(

@@ -1,4 +1,4 @@
-// `havn logout` (0-decisions §3): forgets the stored tokens, MSAL's cache included.
+// `havn logout` (docs/cli.md#sign-in): forgets the stored tokens, MSAL's cache included.
 import type { Command } from 'commander';
 import { removeCredentials } from '../config/credentials.js';
 import type { CliContext } from '../context.js';

@@ -1,4 +1,4 @@
-// The stored sign-in, <configDir>/credentials.json, mode 0600 (0-decisions §3). One record: the
+// The stored sign-in, <configDir>/credentials.json, mode 0600 (docs/cli.md#where-files-live). One record: the
 // current access token, when it expires, and how to get a new one (MSAL's cache for a device-code
 // sign-in, `az` for --azure-cli; nothing for --with-token).
 import { join } from 'node:path';

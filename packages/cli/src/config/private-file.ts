@@ -3,7 +3,7 @@
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-/** Writes `content` to `path` atomically with `mode` (0600 for credentials, 0-decisions §3). */
+/** Writes `content` to `path` atomically with `mode` (0600 for credentials). */
 export async function writeFileAtomic(path: string, content: string, mode: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${String(process.pid)}.tmp`;

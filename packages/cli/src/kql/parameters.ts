@@ -1,6 +1,6 @@
 // `--param name=value` of `havn otel query`: each becomes a KQL `let name = 'value';` statement
 // before the query, the value through the one string escape every user value takes
-// (string-literal.ts). docs/cli.md#raw-kql.
+// (string-literal.ts). docs/cli.md#raw-kql-havn-otel-query.
 import { UsageError } from '../errors.js';
 import { kqlString } from './string-literal.js';
 

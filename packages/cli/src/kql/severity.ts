@@ -1,5 +1,5 @@
-// --severity (spec 3 §4.4) with the numeric levels 0-decisions §3 fixes. An unknown name is a
-// usage error (0-decisions §3), not the spec's silent "no filter".
+// --severity with its numeric levels (docs/cli.md#options). An unknown name is a usage error,
+// not a silent "no filter".
 import { UsageError } from '../errors.js';
 
 // A Map, not an object literal: `LEVELS['constructor']` of a plain object is Object's own

@@ -85,7 +85,7 @@ describe('parseWindow', () => {
 });
 
 describe('severity', () => {
-  it('maps names to 0-decisions §3 levels and back', () => {
+  it('maps names to levels and back', () => {
     expect(
       ['Trace', 'Verbose', 'info', 'Information', 'WARNING', 'error', 'Critical'].map(
         parseSeverity,

@@ -1,6 +1,6 @@
 // Every user-supplied value enters KQL through here, as a single-quoted string literal with
 // backslash escapes (https://learn.microsoft.com/kusto/query/scalar-data-types/string), so a
-// value with quotes or backslashes can never change the query's shape (issue 7).
+// value with quotes or backslashes can never change the query's shape (docs/cli.md#the-query-sent).
 import { UsageError } from '../errors.js';
 
 /** `value` as a KQL string literal. `option` names the flag in the error for a bad value. */

@@ -1,4 +1,4 @@
-// --format (spec 3 §4.1): Table (default) and Json, plus jsonl, csv and tsv (docs/cli.md#output). Names are
+// --format: Table (default) and Json, plus jsonl, csv and tsv (docs/cli.md#output). Names are
 // case-insensitive.
 import { UsageError } from '../errors.js';
 

@@ -1,5 +1,5 @@
 // Writes rows in the chosen format. Json/jsonl/csv/tsv write data to stdout and nothing else: no
-// colour, no truncation, no notes (spec 3 §4.1 "no markup").
+// colour, no truncation, no notes (docs/cli.md#output).
 import type { Row } from '../upstream/coerce.js';
 import { csv, tsv } from './delimited.js';
 import type { OutputFormat } from './format.js';

@@ -1,5 +1,5 @@
 // What a command shows of a row: its table cells and its JSON object. JSON, JSONL and CSV carry
-// the whole untruncated value (spec 3 §2); only the table truncates.
+// the whole untruncated value (docs/cli.md#output); only the table truncates.
 import type { Row } from '../upstream/coerce.js';
 import type { Cell, TableColumn } from './table.js';
 import { stripControls } from './safe-text.js';
@@ -32,7 +32,7 @@ export function textOf(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** A text cell on one line, cut to `max` characters with an ellipsis (spec 3 §8). */
+/** A text cell on one line, cut to `max` characters with an ellipsis (docs/cli.md#output). */
 export function shortText(value: unknown, max?: number): Cell {
   // Stripped before cutting, so an escape sequence is never cut in half or counted as text.
   const text = oneLine(stripControls(textOf(value)));
@@ -53,12 +53,12 @@ export function durationCell(value: unknown): Cell {
   return { text: `${(value / 1000).toFixed(2)} s` };
 }
 
-/** spec 3 §2: a green check or a red cross derived from success; blank when unknown. */
+/** A green check or a red cross derived from success; blank when unknown. */
 export function successCell(value: unknown): Cell {
   if (value === true) return { text: '✓', tint: 'green' };
   if (value === false) return { text: '✗', tint: 'red' };
   return { text: '' };
 }
 
-/** spec 3 §2 / §8: operation ids are cut to 16 characters in tables. */
+/** Operation ids are cut to 16 characters in tables (docs/cli.md#output). */
 export const OPERATION_ID_WIDTH = 16;

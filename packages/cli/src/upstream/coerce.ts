@@ -1,6 +1,6 @@
 // The query API answers `{ tables: [ { name, columns: [{ name, type }], rows: [[...]] } ] }` and
 // sends numbers and booleans as strings ("3", "True") and `dynamic` as JSON text, though it may
-// also send real JSON numbers (issue 7). Rows are zipped with the columns and coerced by type.
+// also send real JSON numbers. Rows are zipped with the columns and coerced by type.
 
 export interface Column {
   readonly name: string;

@@ -1,5 +1,6 @@
 // Maps an error answer of the query API (`{ error: { code, message, innererror } }`) to a message
-// that names the cause and the fix (issue 7), always with the upstream's own text (0-decisions §3).
+// that names the cause and the fix, always with the upstream's own text
+// (docs/cli.md#errors-and-exit-codes).
 import { CliError } from '../errors.js';
 import { stripControls } from '../output/safe-text.js';
 import { isRecord } from './coerce.js';

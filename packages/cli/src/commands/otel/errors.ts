@@ -1,4 +1,4 @@
-// `havn otel errors [APP]` (spec 3 §4.2): recent exceptions, most recent first.
+// `havn otel errors [APP]`: recent exceptions, most recent first.
 import { errorsQuery } from '../../kql/queries.js';
 import { OPERATION_ID_WIDTH, pick, shortText, timeCell, type RowView } from '../../output/view.js';
 import { runOtel } from './run-otel.js';
@@ -20,7 +20,7 @@ export const errorsView: RowView = {
     { header: 'Time (UTC)', cell: (r) => timeCell(r.timestamp) },
     { header: 'App', cell: (r) => shortText(r.cloud_RoleName) },
     { header: 'Type', cell: (r) => shortText(r.type) },
-    // spec 3 §2: exception messages 60 characters, operation ids 16 in the table.
+    // Exception messages 60 characters, operation ids 16 in the table (docs/cli.md#output).
     { header: 'Message', cell: (r) => shortText(r.message, 60) },
     { header: 'Operation', cell: (r) => shortText(r.operation_Id, OPERATION_ID_WIDTH) },
   ],

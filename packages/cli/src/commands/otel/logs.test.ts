@@ -31,7 +31,7 @@ describe('havn otel logs', () => {
     expect(r.stdout).toMatch(/│ Error +│ Payment provider/);
     expect(r.stdout).toMatch(/│ Warning +│ disk almost full/);
     expect(r.stdout).toMatch(/│ Information │ started/);
-    // spec 3 §8: log messages are cut to 70 characters.
+    // Log messages are cut to 70 characters.
     expect(r.stdout).toContain(`${LONG.slice(0, 69)}…`);
     expect(r.stdout).not.toContain(LONG.slice(0, 70));
   });
@@ -64,7 +64,7 @@ describe('havn otel logs', () => {
     expect(String(ctx.fake.last.body.query)).toContain(`| where severityLevel >= ${String(level)}`);
   });
 
-  it('applies APP, --trace-id, --since and --limit (0-decisions §3: limit applies to logs)', async () => {
+  it('applies APP, --trace-id, --since and --limit (limit applies to logs)', async () => {
     expect((await run('worker', '--trace-id', 'abc', '--since', '30m', '--limit', '7')).code).toBe(
       0,
     );

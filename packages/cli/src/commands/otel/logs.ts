@@ -1,5 +1,5 @@
-// `havn otel logs [APP]` (spec 3 §4.4): application log entries (the `traces` table), most recent
-// first. 0-decisions §3 fixes the spec's defects: rows render, --limit and -v apply.
+// `havn otel logs [APP]`: application log entries (the `traces` table), most recent first. Rows
+// render, --limit and -v apply (docs/cli.md#decisions-where-the-specification-is-silent).
 import { logsQuery } from '../../kql/queries.js';
 import { parseSeverity, severityName } from '../../kql/severity.js';
 import { OPERATION_ID_WIDTH, pick, shortText, timeCell, type RowView } from '../../output/view.js';
@@ -32,7 +32,7 @@ export const logsView: RowView = {
     { header: 'Time (UTC)', cell: (r) => timeCell(r.timestamp) },
     { header: 'App', cell: (r) => shortText(r.cloud_RoleName) },
     { header: 'Severity', cell: (r) => severityCell(r.severityLevel) },
-    // spec 3 §2: log messages 70 characters in the table.
+    // Log messages 70 characters in the table (docs/cli.md#output).
     { header: 'Message', cell: (r) => shortText(r.message, 70) },
     { header: 'Operation', cell: (r) => shortText(r.operation_Id, OPERATION_ID_WIDTH) },
   ],

@@ -1,5 +1,6 @@
 // `havn otel query '<KQL>'` / `--file query.kql`: a query of your own, as `az monitor app-insights
-// query` runs, with `--param name=value` bound as KQL `let` statements (docs/cli.md#raw-kql).
+// query` runs, with `--param name=value` bound as KQL `let` statements
+// (docs/cli.md#raw-kql-havn-otel-query).
 import { readFile } from 'node:fs/promises';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';

@@ -1,4 +1,4 @@
-// The path every otel command shares: the check order of spec 3 §7 (configuration, then the
+// The path every otel command shares: the check order (configuration, then the
 // token), and the mapping of the query API's error answers to messages and exit codes.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

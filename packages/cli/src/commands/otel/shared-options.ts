@@ -1,6 +1,5 @@
-// The options errors, traces and logs share (spec 3 §4.1) and their parsing. Parsing happens in
-// the action, after the configuration check, because spec 3 §7 checks the configuration before
-// anything else.
+// The options errors, traces and logs share and their parsing (docs/cli.md#options). Parsing
+// happens in the action, after the configuration check, which comes before anything else.
 import { UsageError } from '../../errors.js';
 import { LIST, type ListMode } from '../../kql/queries.js';
 import { DEFAULT_SINCE, parseWindow, type TimeWindow } from '../../kql/since.js';

@@ -88,7 +88,7 @@ describe('havn otel spans', () => {
   );
 
   it.each([['--since', '1h'], ['--limit', '5'], ['-v'], ['positional']])(
-    'takes no %s (spec 3 §4.5)',
+    'takes no %s',
     async (...args) => {
       const r = await run('--operation-id', 'op1', ...args);
       expect(r.code).toBe(2);

@@ -1,4 +1,4 @@
-// `havn otel spans --operation-id ID` (spec 3 §4.5): the outbound calls (dependencies) of one
+// `havn otel spans --operation-id ID` (docs/cli.md#query-havn-otel): the outbound calls (dependencies) of one
 // operation over a fixed 24 hours, oldest first.
 import { UsageError } from '../../errors.js';
 import { spansQuery } from '../../kql/queries.js';
@@ -32,7 +32,7 @@ export const spansView: RowView = {
     { header: 'App', cell: (r) => shortText(r.cloud_RoleName) },
     { header: 'Name', cell: (r) => shortText(r.name, 60) },
     { header: 'Type', cell: (r) => shortText(r.type) },
-    // spec 3 §2: a null target is blank in the table.
+    // A null target is blank in the table.
     { header: 'Target', cell: (r) => shortText(r.target, 40) },
     { header: 'Duration', cell: (r) => durationCell(r.duration), align: 'right' },
     { header: 'Result', cell: (r) => shortText(r.resultCode), align: 'right' },
@@ -43,7 +43,7 @@ export const spansView: RowView = {
     cloud_RoleName: r.cloud_RoleName ?? null,
     name: r.name ?? null,
     type: r.type ?? null,
-    // spec 3 §2: a null target stays null in JSON.
+    // A null target stays null in JSON.
     target: r.target ?? null,
     duration: r.duration ?? null,
     resultCode: r.resultCode ?? null,
@@ -69,7 +69,7 @@ Examples:
   run: (ctx, _app, options) =>
     runOtel(ctx, options, () => {
       const operationId = stringOption(options, 'operationId')?.trim() ?? '';
-      // spec 3 §7: missing or whitespace-only.
+      // Missing or whitespace-only.
       if (operationId === '') throw new UsageError('--operation-id is required for spans');
       return {
         window: SPANS_WINDOW,

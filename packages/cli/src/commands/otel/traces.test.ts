@@ -77,7 +77,7 @@ describe('havn otel traces', () => {
     });
   });
 
-  it('prints the query with -v (0-decisions §3: -v works on traces)', async () => {
+  it('prints the query with -v (-v works on traces)', async () => {
     const r = await run('-v', '--has-error');
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`App ID: ${TEST_APP_ID}`);

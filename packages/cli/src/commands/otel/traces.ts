@@ -1,4 +1,4 @@
-// `havn otel traces [APP]` (spec 3 §4.3): recent inbound requests, most recent first.
+// `havn otel traces [APP]`: recent inbound requests, most recent first.
 import { tracesQuery } from '../../kql/queries.js';
 import type { Row } from '../../upstream/coerce.js';
 import {
@@ -13,7 +13,7 @@ import { runOtel } from './run-otel.js';
 import type { OtelCommandSpec } from './command-spec.js';
 import { APP_ARGUMENT, LIST_OPTIONS, listPlan, parseListSettings } from './shared-options.js';
 
-/** spec 3 §2: JSON carries Success and HasError (its inverse) in PascalCase. */
+/** JSON carries Success and HasError (its inverse) in PascalCase (docs/cli.md#output). */
 export function successFields(row: Row): { Success: boolean | null; HasError: boolean | null } {
   const success = typeof row.success === 'boolean' ? row.success : null;
   return { Success: success, HasError: success === null ? null : !success };
