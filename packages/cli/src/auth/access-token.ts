@@ -1,6 +1,6 @@
 // The access token for a query: the stored one while it is fresh; otherwise a silent renewal
-// (MSAL refresh token, or `az` again); otherwise "Not authenticated" (docs/cli.md#sign-in). An expired
-// stored token counts as no token.
+// (MSAL refresh token, or `az` again); otherwise "Not authenticated" (docs/cli.md#sign-in). An
+// expired stored token counts as no token.
 import { loadCredential, saveCredential, type StoredCredential } from '../config/credentials.js';
 import type { CliContext } from '../context.js';
 import { CliError, NOT_AUTHENTICATED } from '../errors.js';
