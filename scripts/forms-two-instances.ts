@@ -5,8 +5,8 @@
 //
 // DATABASE_URL=postgres://… uses that database; without it a throwaway PostgreSQL cluster is
 // started in a temp dir (Debian's postgresql, as the tests use it) and removed on exit. The proxy
-// listens on FORMS_PORT (3100) and the instances on the next two ports. Ctrl-C stops everything
-// (the instances gracefully, with SIGTERM).
+// listens on FORMS_PORT (3100; 0 picks a free port), the instances on free loopback ports. Ctrl-C
+// stops everything (the instances gracefully, with SIGTERM).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -48,31 +48,48 @@ if (!existsSync(mainJs)) {
   console.error('havn: build first (npm run setup)');
   process.exit(1);
 }
-const token = devToken();
+const token = process.env.FORM_ADMIN_TOKEN ?? devToken();
 const db = await database();
-const ports = [port + 1, port + 2];
-const instances: ChildProcess[] = ports.map((p, i) =>
+const instances: ChildProcess[] = [1, 2].map((i) =>
   spawn(process.execPath, [mainJs], {
-    stdio: 'inherit',
+    stdio: ['ignore', 'pipe', 'inherit'],
     env: {
       ...process.env,
       HOST: '127.0.0.1',
-      PORT: String(p),
+      PORT: '0',
       DATABASE_URL: db.url,
-      USER_DATA_DIR: join(root, 'data', `forms-${String(i + 1)}`),
-      FORM_ADMIN_TOKEN: process.env.FORM_ADMIN_TOKEN ?? token,
+      USER_DATA_DIR: join(root, 'data', `forms-${String(i)}`),
+      FORM_ADMIN_TOKEN: token,
       // The proxy below is the only client the instances see: trust its X-Forwarded-For.
       TRUST_PROXY: '127.0.0.1',
-      PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://${host}:${String(port)}`,
+      ...(process.env.PUBLIC_BASE_URL ? { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL } : {}),
     },
   }),
+);
+/** Each instance's port, from the line it logs once listening (its log goes on to stdout). */
+const ports = await Promise.all(
+  instances.map(
+    (child) =>
+      new Promise<number>((resolve, reject) => {
+        let seen = '';
+        child.stdout?.on('data', (chunk: Buffer) => {
+          process.stdout.write(chunk);
+          seen += chunk.toString();
+          const m = /"url":"http:\/\/[^"]+:(\d+)"/.exec(seen);
+          if (m) resolve(Number(m[1]));
+        });
+        child.once('exit', (code) => {
+          reject(new Error(`a forms instance exited (${String(code)})`));
+        });
+      }),
+  ),
 );
 
 // Any HTTP load balancer will do (nginx, HAProxy, a cloud one); no stickiness is needed. This one
 // sends each request to the next instance in turn.
 let next = 0;
 const proxy = createServer((req, res) => {
-  const target = ports[next++ % ports.length] ?? port + 1;
+  const target = ports[next++ % ports.length];
   const forwarded = [req.headers['x-forwarded-for'], req.socket.remoteAddress]
     .filter(Boolean)
     .join(', ');
@@ -96,11 +113,13 @@ const proxy = createServer((req, res) => {
   req.pipe(upstream);
 });
 proxy.listen(port, host, () => {
+  const address = proxy.address();
+  const actual = typeof address === 'object' && address ? address.port : port;
   console.log(
-    `havn: forms on http://${host}:${String(port)} (round robin over ports ${ports.join(' and ')})`,
+    `havn: forms on http://${host}:${String(actual)} (round robin over ports ${ports.join(' and ')})`,
   );
   console.log(`havn: database ${db.url}${db.cluster ? ' (throwaway, removed on exit)' : ''}`);
-  console.log(`havn: admin token ${process.env.FORM_ADMIN_TOKEN ?? token}`);
+  console.log(`havn: admin token ${token}`);
 });
 
 let stopping = false;
