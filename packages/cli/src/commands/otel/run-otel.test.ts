@@ -28,6 +28,9 @@ describe('check order', () => {
     [['traces', '--since', 'bogus']],
     [['logs', '--severity', 'loud']],
     [['spans']],
+    [['trace', 'op', '--from', 'bogus']],
+    [['query', 'requests', '--param', 'no-equals', '--format', 'xml']],
+    [['errors', '--follow', '--format', 'Json', '--interval', 'x']],
   ])('without configuration, %j says so first and exits 1', async (args) => {
     const empty = await tempConfigDir();
     try {
