@@ -109,3 +109,22 @@ test('the server refuses a bad configuration naming the variable', async () => {
   expect(mysql.code).toBe(2);
   expect(mysql.err).toMatch(/DATABASE_URL: must be postgres:/);
 });
+
+test('a PostgreSQL that cannot be reached stops the server with the reason, password hidden', async () => {
+  // A port nothing listens on: connecting is refused at once.
+  const child = spawn(process.execPath, [mainJs], {
+    env: {
+      ...process.env,
+      DATABASE_URL: 'postgres://havn:hunter2@127.0.0.1:9/forms',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const code = await new Promise((r) => child.once('exit', r));
+  expect(code).toBe(1);
+  expect(out).toMatch(/cannot open the database at postgres:\/\/havn:\*\*\*@127\.0\.0\.1:9\/forms/);
+  expect(out).toMatch(/ECONNREFUSED/);
+  expect(out).not.toContain('hunter2');
+});

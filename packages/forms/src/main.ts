@@ -3,7 +3,14 @@ import { loadConfig, type FormsConfig } from './config.js';
 import { buildServer } from './server.js';
 import { vapidKeysOf } from './services/vapid-keys.js';
 import { buildFromRequest } from './services/ingest.service.js';
-import { openStore } from './store/store.js';
+import { openStore, type Store } from './store/store.js';
+
+/** The URL without its password, for the log. */
+function redacted(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}
 
 // The only place that reads the environment, listens and handles signals.
 let config: FormsConfig;
@@ -21,7 +28,16 @@ const log = createLogger({ name: 'havn-forms', level: config.logLevel });
 if (config.adminToken === undefined) {
   log.warn('FORM_ADMIN_TOKEN is not set: the admin API is OPEN to anyone who can reach it');
 }
-const store = await openStore(config, buildFromRequest);
+let store: Store;
+try {
+  store = await openStore(config, buildFromRequest);
+} catch (err) {
+  // An unreachable PostgreSQL, a refused password, an unwritable USER_DATA_DIR: say which, once.
+  const where =
+    config.databaseUrl === undefined ? config.userDataDir : redacted(config.databaseUrl);
+  log.fatal({ err }, `cannot open the database at ${where}: ${(err as Error).message}`);
+  process.exit(1);
+}
 const app = await buildServer({
   config,
   log,
