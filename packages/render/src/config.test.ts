@@ -75,6 +75,9 @@ describe('loadConfig', () => {
     expect(() =>
       loadConfig({ ...base, BROWSER_UIDS: '5-1', CDP_MAX_MESSAGE_BYTES: '10', MAX_VIEWPORT: '0' }),
     ).toThrow(/MAX_VIEWPORT[\s\S]*CDP_MAX_MESSAGE_BYTES[\s\S]*BROWSER_UIDS: must be a range/);
+    expect(() => loadConfig({ ...base, BROWSER_UIDS: '70000-70003', MAX_SESSIONS: '4' })).toThrow(
+      /BROWSER_UIDS: must hold at least MAX_SESSIONS \+ 1 \(5\) uids/,
+    );
   });
 
   it('parses ALLOWED_HOSTS as a comma-separated list', () => {

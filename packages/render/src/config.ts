@@ -145,6 +145,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
   }
   const uids = uidRange(env.BROWSER_UIDS ?? DEFAULT_BROWSER_UIDS);
   if (!uids) problems.push('BROWSER_UIDS: must be a range such as 64000-64999, or off');
+  else if (uids !== 'off' && e && uids.last - uids.first < e.MAX_SESSIONS) {
+    // One uid per session's browser, and one for the warm browser of renders.
+    problems.push(`BROWSER_UIDS: must hold at least MAX_SESSIONS + 1 (${e.MAX_SESSIONS + 1}) uids`);
+  }
   if (problems.length > 0 || !e || !chromiumPath || !uids) throw new ConfigError(problems);
   return Object.freeze({
     port: e.PORT,
