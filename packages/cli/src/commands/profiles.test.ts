@@ -94,6 +94,21 @@ describe('profiles', () => {
     expect(shown.stdout).toContain(`App ID:           ${STAGING}`);
   });
 
+  it('login --profile signs in for that profile’s API URL', async () => {
+    const other = 'http://127.0.0.1:9';
+    await run(['configure', 'telemetry', '--profile', 'cn', '--app-id', OTHER, '--api-url', other]);
+    const r = await havn(['login', '--with-token', '--profile', 'cn'], {
+      configDir: dir.dir,
+      input: FAKE_TOKEN,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`Signed in for ${other}.`);
+    // The default profile's API is another one: its sign-in no longer counts.
+    const q = await run(['otel', 'errors']);
+    expect(q.code).toBe(1);
+    expect(q.stderr).toContain(`The stored sign-in is for ${other}, not ${ctx.fake.url}.`);
+  });
+
   it('configure list with nothing configured says where the configuration would be', async () => {
     const empty = await havn(['configure', 'list'], { configDir: join(dir.dir, 'none') });
     expect(empty.code).toBe(0);

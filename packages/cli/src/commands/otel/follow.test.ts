@@ -153,6 +153,7 @@ describe('havn otel errors --follow', () => {
   it.each([
     [['--follow', '--format', 'Json'], 'use --format Jsonl'],
     [['--interval', '5s'], '--interval applies only with --follow.'],
+    [['-f', '--from', '2h', '--to', '1h'], '--follow runs until Ctrl-C, so it takes no --to.'],
     [['--follow', '--interval', '0.1s'], '--interval must be a number of seconds or minutes'],
     [['--follow', '--interval', 'often'], '--interval must be'],
   ])('refuses %j with exit 2', async (args, message) => {

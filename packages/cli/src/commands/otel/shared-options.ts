@@ -77,6 +77,9 @@ export function parseListSettings(
   if (interval !== undefined && !follow) {
     throw new UsageError('--interval applies only with --follow.');
   }
+  if (follow && stringOption(options, 'to') !== undefined) {
+    throw new UsageError('--follow runs until Ctrl-C, so it takes no --to.');
+  }
   if (follow && format === 'json') {
     throw new UsageError(
       '--follow writes a stream, which one JSON array cannot hold: use --format Jsonl (one object per line).',
