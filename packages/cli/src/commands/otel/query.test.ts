@@ -163,3 +163,16 @@ describe('havn otel query', () => {
     expect(r.stderr).toContain("named 'requets'");
   });
 });
+
+describe('a result the size of the service’s row cap', () => {
+  it('is printed, with a warning on stderr that it may be cut', async () => {
+    const rows = Array.from({ length: 500_000 }, (_, i) => [String(i)]);
+    ctx.fake.reply({ body: table([['n', 'long']], rows) });
+    const r = await run(['requests | project n = 1', '--format', 'tsv']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')).toHaveLength(500_001);
+    expect(r.stderr).toBe(
+      "Warning: 500000 rows, the query API's row limit: the result may be cut. Narrow the window or summarize.\n",
+    );
+  });
+});
