@@ -43,7 +43,9 @@ Examples:
   havn otel errors                         exceptions of the last hour
   havn otel errors checkout --since 1d     one app (cloud_RoleName), last day
   havn otel errors --operation-id 4bf92f3577b34da6a3ce929d0e0e4736
-  havn otel errors --format Json | jq '.[].message'`,
+  havn otel errors --format Json | jq '.[].message'
+  havn otel errors --follow                  new exceptions as they arrive, until Ctrl-C
+  havn otel errors --from 2026-11-21T09:00Z --to 2026-11-21T10:30Z --profile staging`,
   run: (ctx, app, options) =>
     runOtel(ctx, options, () => {
       const s = parseListSettings(app, options, ctx.now());

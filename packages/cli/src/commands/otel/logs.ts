@@ -55,7 +55,8 @@ export const logsCommand: OtelCommandSpec = {
 Examples:
   havn otel logs --severity warning         warnings, errors and critical entries
   havn otel logs worker --since 30m
-  havn otel logs --trace-id 4bf92f3577b34da6a3ce929d0e0e4736 --format jsonl`,
+  havn otel logs --trace-id 4bf92f3577b34da6a3ce929d0e0e4736 --format jsonl
+  havn otel logs worker --follow --severity error`,
   run: (ctx, app, options) =>
     runOtel(ctx, options, () => {
       const s = parseListSettings(app, options, ctx.now());

@@ -63,7 +63,8 @@ export const tracesCommand: OtelCommandSpec = {
 Examples:
   havn otel traces                          requests of the last hour
   havn otel traces api --has-error --since 6h
-  havn otel traces --format csv --limit 500 > requests.csv`,
+  havn otel traces --format csv --limit 500 > requests.csv
+  havn otel traces api -f --has-error --interval 10s`,
   run: (ctx, app, options) =>
     runOtel(ctx, options, () => {
       const s = parseListSettings(app, options, ctx.now());
