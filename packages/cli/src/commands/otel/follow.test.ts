@@ -62,6 +62,14 @@ function store(rows: readonly StoredRow[], now: number): (r: RecordedRequest) =>
   };
 }
 
+/** Waits until `done()` holds, checking every 50 ms, for at most 20 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 50) {
+    if (waited > 20_000) throw new Error('condition not met within 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 const messages = (stdout: string) =>
   stdout
     .trimEnd()
@@ -93,10 +101,9 @@ describe('havn otel errors --follow', () => {
       { configDir: ctx.configDir },
     );
     await follow.waitFor((out) => out.includes('"message":"d"'));
-    // A few more polls that re-read the overlap and must print nothing new.
+    // Two more polls that re-read the overlap and must print nothing new.
     const polls = ctx.fake.requests.length;
-    await new Promise((resolve) => setTimeout(resolve, 1200));
-    expect(ctx.fake.requests.length).toBeGreaterThan(polls);
+    await until(() => ctx.fake.requests.length >= polls + 2);
     const code = await follow.stop('SIGINT');
     expect(code).toBe(0);
     expect(messages(follow.stdout())).toEqual(['a', 'b', 'c', 'late', 'slow', 'd']);
@@ -143,9 +150,8 @@ describe('havn otel errors --follow', () => {
       const follow = startHavn(['otel', command, '--follow', '--interval', '0.5'], {
         configDir: ctx.configDir,
       });
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await until(() => ctx.fake.requests.length >= 2);
       expect(await follow.stop()).toBe(0);
-      expect(ctx.fake.requests.length).toBeGreaterThanOrEqual(2);
       expect(String(ctx.fake.requests[1]?.body.query)).toContain('| where _ingested > datetime(');
     }
   });
