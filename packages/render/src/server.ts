@@ -48,8 +48,9 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     // Room for MAX_HTML_BYTES of html after JSON escaping; larger html answers 400 naming it.
     bodyLimit: Math.max(1024 * 1024, config.maxHtmlBytes * 2 + 1024 * 1024),
-    // A JSON API: types are what the schema says, never coerced ("80" is not a quality).
-    ajv: { customOptions: { coerceTypes: false } },
+    // A JSON API: types are what the schema says, never coerced ("80" is not a quality), and a
+    // closed object (record options) refuses an unknown key rather than dropping it.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
     schemaErrorFormatter: formatValidationErrors,
   }) as unknown as App;
   installErrorHandler(app);

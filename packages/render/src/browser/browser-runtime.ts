@@ -52,6 +52,8 @@ export class BrowserRuntime {
     uids: readonly number[],
     /** Chromium's own sandbox is on. */
     readonly sandbox: boolean,
+    /** The browser's version, e.g. `156.0.8078.79` (what `chromium --version` printed). */
+    readonly version: string,
   ) {
     this.free = [...uids];
     this.switchesUser = uids.length > 0;
@@ -67,7 +69,9 @@ export class BrowserRuntime {
     if (root && range) for (let uid = range.first; uid <= range.last; uid++) uids.push(uid);
     const runsAsRoot = root && uids.length === 0;
     const sandbox = !runsAsRoot && userNamespacesWork(uids[0]);
-    return new BrowserRuntime(chromiumPath, uids, sandbox);
+    const printed = spawnSync(chromiumPath, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+    const version = /\d+(\.\d+){3}/.exec(printed.stdout)?.[0] ?? '0.0.0.0';
+    return new BrowserRuntime(chromiumPath, uids, sandbox, version);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { errors, type BrowserContext, type Page } from 'playwright-core';
 import { capturePixelsProblem, type CaptureLimits } from '../capture-limits.js';
 import type { Profile } from '../profiles.js';
-import { profileContextOptions } from './profile-context.js';
+import { profileContextOptions, profileUserAgent } from './profile-context.js';
 import {
   CaptureFailedError,
   CaptureInputError,
@@ -86,17 +86,6 @@ export function withBase(html: string, baseUrl: string | undefined): string {
   return tag + html;
 }
 
-/**
- * The user agent of a phone (or, from 768 CSS px up, a tablet) running this Chrome, in Chrome's
- * reduced form: mobile profiles should be served what a phone is served, not the desktop page a
- * headless desktop UA gets.
- */
-export function mobileUserAgent(version: string, width: number): string {
-  const major = version.split('.')[0] ?? version;
-  const mobile = width < 768 ? ' Mobile' : '';
-  return `Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0${mobile} Safari/537.36`;
-}
-
 function navigationReason(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   const net = /net::ERR_[A-Z_0-9]+/.exec(text);
@@ -110,14 +99,10 @@ export async function capture(
   control: CaptureControl,
 ): Promise<Buffer> {
   const { profile } = job;
-  const userAgent =
-    job.userAgent ??
-    (profile.isMobile
-      ? mobileUserAgent(await browser.version(), profile.viewport.width)
-      : undefined);
+  const userAgent = job.userAgent ?? profileUserAgent(await browser.version(), profile);
   const { context, crashed, close } = await browser.newContext({
     ...profileContextOptions(profile),
-    ...(userAgent !== undefined && { userAgent }),
+    userAgent,
     ...(job.headers !== undefined && { extraHTTPHeaders: job.headers }),
     ignoreHTTPSErrors: job.ignoreHttpsErrors,
     proxy: { server: control.proxyUrl },

@@ -111,7 +111,13 @@ export class SessionBrowser {
   static async launch(options: SessionBrowserOptions): Promise<SessionBrowser> {
     const context = await chromium.launchPersistentContext(options.userDataDir, {
       executablePath: options.executablePath,
-      args: [...options.args, '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0'],
+      args: [
+        ...options.args,
+        '--remote-debugging-address=127.0.0.1',
+        '--remote-debugging-port=0',
+        // The profile's user agent for every context, a client's own included.
+        ...(options.userAgent === undefined ? [] : [`--user-agent=${options.userAgent}`]),
+      ],
       env: { ...options.env },
       chromiumSandbox: options.chromiumSandbox,
       ...profileContextOptions(options),

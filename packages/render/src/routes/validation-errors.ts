@@ -18,8 +18,24 @@ export function formatValidationErrors(
   errors: FastifySchemaValidationError[],
   dataVar: string,
 ): Error {
-  const first = errors[0];
+  // A union the value was shaped for (an object where `true | { fps, … }` is allowed) failed on a
+  // rule of that shape: name that rule, not the other members' types.
+  const union = errors.find((e) => e.keyword === 'anyOf');
+  const specific =
+    union &&
+    errors.find(
+      (e) =>
+        e.keyword !== 'type' &&
+        e.keyword !== 'anyOf' &&
+        e.keyword !== 'const' &&
+        e.instancePath.startsWith(union.instancePath),
+    );
+  const first = specific ?? errors[0];
   if (!first) return new Error(`${dataVar} is invalid`);
+  if (first.keyword === 'additionalProperties') {
+    const extra = String((first.params as { additionalProperty?: unknown }).additionalProperty);
+    return new Error(`${fieldOf(dataVar, `${first.instancePath}/${extra}`)} is not a known field`);
+  }
   const same = errors.filter((e) => e.instancePath === first.instancePath);
   const field = fieldOf(dataVar, first.instancePath);
   const allowed = same

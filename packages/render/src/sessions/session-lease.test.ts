@@ -162,7 +162,9 @@ describe('request checks', () => {
   it('answers 400 naming the field and leaves no session behind', async () => {
     const cases: [unknown, RegExp][] = [
       [{ ttlMs: 10 }, /ttlMs/],
-      [{ record: { fps: 60 } }, /fps/],
+      [{ record: { fps: 60 } }, /^record\.fps must be <= 30$/],
+      [{ record: { fsp: 5 } }, /^record\.fsp is not a known field$/],
+      [{ record: 'yes' }, /^record must be boolean or object$/],
       [{ profile: 'nope' }, /^profile: /],
       [{ url: 'file:///etc/passwd' }, /^url must use http or https/],
       [
@@ -179,6 +181,15 @@ describe('request checks', () => {
       expect(response.body['error']).toMatch(message);
     }
     expect(t.manager.liveCount()).toBe(0);
+  });
+
+  it('takes no body at all as {}, with or without a JSON content type', async () => {
+    for (const headers of [t.auth, { ...t.auth, 'content-type': 'application/json' }]) {
+      const response = await fetch(`${t.baseUrl}/v1/sessions`, { method: 'POST', headers });
+      expect(response.status, JSON.stringify(headers)).toBe(201);
+      const { id } = (await response.json()) as { id: string };
+      expect((await api('DELETE', `/v1/sessions/${id}`)).status).toBe(200);
+    }
   });
 
   it('answers 404 for an unknown session on every route', async () => {

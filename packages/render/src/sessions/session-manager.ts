@@ -5,6 +5,7 @@ import { HttpError, randomToken, tokensEqual, type HostPolicy, type Logger } fro
 import { NoOpenPageError, SessionBrowser, SessionInputError } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, ArtifactStore } from '../artifacts/artifact-store.js';
 import type { BrowserRuntime } from '../browser/browser-runtime.js';
+import { profileUserAgent } from '../browser/profile-context.js';
 import type { GuardProxy, ProxyChannel } from '../netguard/guard-proxy.js';
 import { judgeHops } from '../netguard/navigation-hops.js';
 import { checkRenderUrl } from '../netguard/url-check.js';
@@ -19,9 +20,7 @@ import type { CreateSessionBody, ScreenshotBody } from './session-schemas.js';
 // browser closed, in that order.
 
 /** A resolved profile (spec 1 §2.1), as render's profile table produces it. */
-export interface SessionProfile extends Omit<Profile, 'paper'> {
-  userAgent?: string | undefined;
-}
+export type SessionProfile = Omit<Profile, 'paper'>;
 
 export interface SessionManagerDeps {
   config: SessionConfig;
@@ -123,6 +122,7 @@ export class SessionManager {
         ...this.deps.runtime.launch(channel.url, dir, uid),
         userDataDir: join(dir, 'profile'),
         ...profile,
+        userAgent: profileUserAgent(this.deps.runtime.version, profile),
         headers: input.headers ?? {},
         cookies: input.cookies ?? [],
         ignoreHTTPSErrors: insecureTls,

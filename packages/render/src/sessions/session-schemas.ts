@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 
 // Request and response schemas of spec 1 §4.5-4.10. Unknown body fields are ignored (spec 1 §4.3
-// rule 2 holds for every body); a bad field answers 400 naming it.
+// rule 2 holds for every body), but not unknown `record` options; a bad field answers 400 naming
+// it.
 
 const Labels = Type.Record(Type.String(), Type.String());
 
@@ -20,11 +21,15 @@ const Cookie = Type.Object({
 });
 
 /** 0-decisions §1: fps 1..30, quality 1..100, maxFrames 1..100000. */
-const RecordObject = Type.Object({
-  fps: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })),
-  quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  maxFrames: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-});
+const RecordObject = Type.Object(
+  {
+    fps: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })),
+    quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    maxFrames: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  },
+  // A typo (`fsp`) would silently record at the default rate: refuse what is not an option.
+  { additionalProperties: false },
+);
 
 /** A lease under a second is a mistake, not a wish; the upper clamp is SESSION_MAX_TTL_MS. */
 const TtlMs = Type.Number({ minimum: 1000 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@havn/shared';
 import { composeServer } from '../compose.js';
 import { loadConfig } from '../config.js';
-import { builtInProfile } from '../profiles.js';
+import { BUILT_IN_PROFILES, builtInProfile } from '../profiles.js';
 import type { App } from '../server-context.js';
 import { sessionsExtension } from './sessions-extension.js';
 import { startFixtureServer, type TestServer } from './test-support/fixture-server.js';
@@ -71,6 +71,38 @@ function localDoor(cdpUrl: string): string {
 }
 
 describe('sessions in the render service', () => {
+  it('gives a session every field of its profile exactly as a render gets it', async () => {
+    for (const profile of BUILT_IN_PROFILES) {
+      const render = await api('POST', '/v1/render', {
+        url: `${fixture.url}/probe?render-${profile.name}`,
+        profile: profile.name,
+      });
+      expect(render.status, profile.name).toBe(200);
+      const session = await api('POST', '/v1/sessions', {
+        url: `${fixture.url}/probe?session-${profile.name}`,
+        profile: profile.name,
+      });
+      expect(session.status, profile.name).toBe(201);
+      await api('DELETE', `/v1/sessions/${String(session.body['id'])}`);
+      const inRender = fixture.reports.get(`render-${profile.name}`);
+      const inSession = fixture.reports.get(`session-${profile.name}`);
+      expect(inSession, profile.name).toEqual(inRender);
+      expect(inRender, profile.name).toMatchObject({
+        width: profile.viewport.width,
+        height: profile.viewport.height,
+        dpr: profile.deviceScaleFactor,
+        touch: profile.hasTouch,
+        language: profile.locale,
+        timezone: profile.timezone,
+        dark: profile.colorScheme === 'dark',
+      });
+      expect(String(inRender?.['ua']), profile.name).not.toContain('HeadlessChrome');
+      expect(String(inRender?.['ua']), profile.name).toMatch(
+        profile.isMobile ? /Android.*Chrome\/\d+/ : /X11; Linux x86_64.*Chrome\/\d+/,
+      );
+    }
+  });
+
   it('builds cdpUrl from PUBLIC_BASE_URL, applies profile, headers and cookies, counts in health', async () => {
     const created = await api('POST', '/v1/sessions', {
       url: `${fixture.url}/echo`,

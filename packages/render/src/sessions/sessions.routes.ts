@@ -80,6 +80,19 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     }
   });
 
+  // Every field of a session body is optional, so no body at all means `{}` (docs/sessions.md),
+  // with or without a JSON content type.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') done(null, {});
+    else void json(request, text, done);
+  });
+  app.addHook('preValidation', (request, _reply, next) => {
+    if (request.method === 'POST' && request.body === undefined) request.body = {};
+    next();
+  });
+
   const live = (id: string): Session => {
     const session = manager.get(id);
     if (!session) throw new HttpError(404, `no session ${id}`);

@@ -17,9 +17,20 @@ const PAGES: Readonly<Record<string, string>> = {
     '<!doctype html><title>upload</title><input type="file" id="file">' +
     '<p id="got"></p><script>document.getElementById(\'file\').onchange=async(e)=>{' +
     "const f=e.target.files[0];document.getElementById('got').textContent=f.name+':'+(await f.text())}</script>",
+  // What the page sees of its browser, reported to /report before `load` (an image holds it).
+  '/probe':
+    '<!doctype html><meta name="viewport" content="width=device-width"><title>probe</title><script>' +
+    'const seen={ua:navigator.userAgent,width:innerWidth,height:innerHeight,dpr:devicePixelRatio,' +
+    'touch:navigator.maxTouchPoints>0,mobile:navigator.userAgentData?navigator.userAgentData.mobile:null,' +
+    'language:navigator.language,timezone:Intl.DateTimeFormat().resolvedOptions().timeZone,' +
+    "dark:matchMedia('(prefers-color-scheme: dark)').matches};" +
+    "document.write('<img src=\"/report?tag='+encodeURIComponent(location.search.slice(1))+'&seen='+encodeURIComponent(JSON.stringify(seen))+'\">')" +
+    '</script>',
 };
 
 export interface TestServer {
+  /** What /probe pages reported, by the tag in their query string. */
+  reports: Map<string, Record<string, unknown>>;
   /** http://localhost:<port> (ALLOWED_HOSTS lets `localhost` through in tests). */
   url: string;
   port: number;
@@ -29,6 +40,7 @@ export interface TestServer {
 
 export async function startFixtureServer(): Promise<TestServer> {
   const state = { hits: 0 };
+  const reports = new Map<string, Record<string, unknown>>();
   const server: Server = createServer((req, res) => {
     state.hits++;
     const url = new URL(req.url ?? '/', 'http://x');
@@ -41,6 +53,12 @@ export async function startFixtureServer(): Promise<TestServer> {
           'content-disposition': `attachment; filename="${name}"`,
         })
         .end(`downloaded ${name}`);
+      return;
+    }
+    if (path === '/report') {
+      const seen = JSON.parse(url.searchParams.get('seen') ?? '{}') as Record<string, unknown>;
+      reports.set(url.searchParams.get('tag') ?? '', seen);
+      res.writeHead(204).end();
       return;
     }
     if (path === '/redirect') {
@@ -67,6 +85,7 @@ export async function startFixtureServer(): Promise<TestServer> {
   return {
     url: `http://localhost:${port}`,
     port,
+    reports,
     get hits() {
       return state.hits;
     },

@@ -10,6 +10,7 @@ import { buffer } from 'node:stream/consumers';
 import { FsArtifactStore } from '../../artifacts/fs-artifact-store.js';
 import { BrowserRuntime } from '../../browser/browser-runtime.js';
 import { DEFAULT_CAPTURE_LIMITS } from '../../capture-limits.js';
+import { formatValidationErrors } from '../../routes/validation-errors.js';
 import { GuardProxy } from '../../netguard/guard-proxy.js';
 import { startFixtureServer, type TestServer } from './fixture-server.js';
 
@@ -119,7 +120,11 @@ export async function startSessionTestApp(
     screenshotTimeoutMs: 1500,
   });
   // The same Ajv settings as the service: types are what the schema says, never coerced.
-  const app = Fastify({ logger: false, ajv: { customOptions: { coerceTypes: false } } });
+  const app = Fastify({
+    logger: false,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+    schemaErrorFormatter: formatValidationErrors,
+  });
   installErrorHandler(app);
   await app.register(sessionRoutes, { manager });
   await app.listen({ port: 0, host: '127.0.0.1' });
