@@ -56,6 +56,26 @@ export interface Definition {
   questions: Question[];
 }
 
+/** The whole form as `GET .../forms/<form>` answers it (docs/forms.md, "Forms and definitions"). */
+export interface FormRecord {
+  id: string;
+  name: string;
+  description: string;
+  allowedOrigins: string[];
+  webhooks: { url: string; secret: string }[];
+  definitionVersion: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An organisation token as listed; the plaintext `token` is only in the mint answer. */
+export interface TokenInfo {
+  id: string;
+  label: string;
+  createdAt: string;
+  token?: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -119,8 +139,10 @@ export class Api {
     return [...submissions].sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
   }
 
-  /** The form's metadata and its public definition URL (spec 2 §4.3). */
-  formInfo(form: string): Promise<{ embedUrl: string }> {
+  /** The form's metadata, its current definition and its public definition URL. */
+  formInfo(
+    form: string,
+  ): Promise<{ form: FormRecord; definition?: Record<string, unknown>; embedUrl: string }> {
     return this.json(`/forms/${encodeURIComponent(form)}`);
   }
 

@@ -2,6 +2,7 @@
 // above the current hash route.
 import { useMemo, useState } from 'preact/hooks';
 import { Api } from './api.js';
+import { LazyManage } from './lazy-manage.js';
 import { href, useRoute } from './route.js';
 import { clearSession, type Credentials, loadSession, saveSession } from './session.js';
 import { Feed } from './views/feed.js';
@@ -56,6 +57,9 @@ export function App() {
           <a href={href.forms()} aria-current={current('forms')}>
             Forms
           </a>
+          <a href={href.tokens()} aria-current={current('tokens')}>
+            Tokens
+          </a>
         </nav>
         <PushSwitch api={api} />
         <button
@@ -82,6 +86,9 @@ export function App() {
             id={route.id}
             onUnauthorized={onUnauthorized}
           />
+        )}
+        {(route.name === 'new-form' || route.name === 'settings' || route.name === 'tokens') && (
+          <LazyManage api={api} route={route} onUnauthorized={onUnauthorized} />
         )}
       </main>
     </>

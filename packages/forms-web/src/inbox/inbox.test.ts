@@ -2,19 +2,14 @@
 // form embedded on another origin to reading the submission, plus export, redeliver, phone size
 // and accessibility.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../test-support/axe.js';
 import { launchBrowser } from '../test-support/browser.js';
 import { ensureBuilt } from '../test-support/build.js';
 import { CONTACT_DEFINITION } from '../test-support/definitions.js';
 import { embedPage, type Site, startSite } from '../test-support/site.js';
 import { type Stack, startFailingWebhook, startStack } from '../test-support/stack.js';
-
-const axeSource = readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
 
 let browser: Browser;
 let site: Site;
@@ -71,17 +66,6 @@ async function signIn(page: Page, token: string): Promise<void> {
   await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
   await page.getByLabel('Organisation token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<AxeResult> } }).axe;
-    const result = await axe.run(document);
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
 }
 
 describe('inbox', () => {
@@ -236,7 +220,3 @@ describe('inbox', () => {
     await page.close();
   });
 });
-
-interface AxeResult {
-  violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-}

@@ -1,11 +1,17 @@
-// A form's tools above its feed: export (CSV, JSON) and the embed code (issue 6).
+// A form's tools above its feed: its settings, export (CSV, JSON) and the embed code.
 import { useState } from 'preact/hooks';
 import type { Api } from '../api.js';
+import { href } from '../route.js';
 import { useLoad } from '../use-load.js';
 
 export function FormTools(props: { api: Api; form: string }) {
   return (
     <>
+      <p>
+        <a href={href.settings(props.form)} class="button-link">
+          Form settings
+        </a>
+      </p>
       <ExportLinks {...props} />
       <EmbedCode {...props} />
     </>

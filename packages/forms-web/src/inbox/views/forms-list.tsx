@@ -8,14 +8,21 @@ export function FormsList(props: { api: Api; onUnauthorized: () => void }) {
   const { data, error } = useLoad(() => props.api.forms(), [props.api], props.onUnauthorized);
   return (
     <section aria-labelledby="forms-title">
-      <h1 id="forms-title">Forms</h1>
+      <div class="heading">
+        <h1 id="forms-title">Forms</h1>
+        <a href={href.newForm()} class="button-link">
+          New form
+        </a>
+      </div>
       {error && (
         <p class="error" role="alert">
           {error}
         </p>
       )}
       {data === undefined && !error && <p class="muted">Loading…</p>}
-      {data?.length === 0 && <p class="muted">No forms yet.</p>}
+      {data?.length === 0 && (
+        <p class="muted">No forms yet. Create one with New form, then write its questions.</p>
+      )}
       {data && data.length > 0 && (
         <ul class="cards">
           {data.map((f: FormSummary) => (

@@ -1,0 +1,398 @@
+// Managing forms from the inbox (docs/forms-web.md, "Managing forms") in real Chromium against the
+// real forms server: a new user sets a form up by clicking alone, from sign-in to a submission made
+// on another origin; PATCH semantics, tokens, the split bundle, phones, dark mode and axe.
+import { createHmac } from 'node:crypto';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../test-support/axe.js';
+import { launchBrowser } from '../test-support/browser.js';
+import { ensureBuilt } from '../test-support/build.js';
+import { startReceiver } from '../test-support/receiver.js';
+import { type Site, startSite } from '../test-support/site.js';
+import { type Stack, startStack } from '../test-support/stack.js';
+
+let browser: Browser;
+let site: Site;
+let stack: Stack;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startSite('localhost');
+  stack = await startStack([site.origin]);
+  receiver = await startReceiver();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser.close();
+  await site.close();
+  await stack.close();
+  await receiver.close();
+});
+
+const NEWSLETTER = {
+  intro: { title: 'Join the newsletter', text: 'One email a month.' },
+  questions: [
+    { logicalName: 'name', type: 'text', label: 'Full name', required: true },
+    { logicalName: 'email', type: 'email', label: 'Email', required: true },
+    {
+      logicalName: 'topics',
+      type: 'choice',
+      label: 'Topics',
+      multiple: true,
+      options: [
+        { value: 'product', label: 'Product news' },
+        { value: 'events', label: 'Events' },
+      ],
+    },
+    { logicalName: 'consent', type: 'consent', label: 'I agree to receive emails', required: true },
+  ],
+  thanks: 'Welcome aboard!',
+};
+
+interface FormRecord {
+  name: string;
+  description: string;
+  allowedOrigins: string[];
+  webhooks: { url: string; secret: string }[];
+  definitionVersion: number | null;
+}
+const readForm = async (id: string) =>
+  (await stack.api<{ form: FormRecord }>('GET', `/api/orgs/acme/forms/${id}`)).form;
+
+async function openInbox(options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({
+    permissions: ['clipboard-read', 'clipboard-write'],
+    ...options,
+  });
+  const page = await context.newPage();
+  page.on('close', () => {
+    context.close().catch(() => undefined);
+  });
+  await page.goto(stack.url);
+  await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
+  await page.getByLabel('Organisation token').fill(stack.token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('link', { name: 'Forms', exact: true }).waitFor();
+  return page;
+}
+
+const editor = (page: Page) => page.getByLabel('Definition (JSON)');
+const preview = (page: Page) => page.frameLocator('iframe[title="Preview of the form"]');
+const tab = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Form settings' }).getByRole('link', { name });
+
+/** The 1-based line of `text` holding `needle`. */
+const lineOf = (text: string, needle: string) =>
+  text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+
+async function clipboard(page: Page): Promise<string> {
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+describe('managing forms', () => {
+  it('takes a new user from sign-in to a submission made on another origin, by clicking alone', async () => {
+    const page = await openInbox();
+    await page.getByRole('link', { name: 'Forms', exact: true }).click();
+    await page.getByRole('link', { name: 'New form' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Newsletter signup');
+    expect(await page.getByLabel('Form id').inputValue()).toBe('newsletter-signup');
+    await page.getByRole('button', { name: 'Create form' }).click();
+    await page.getByRole('heading', { name: 'Newsletter signup: settings' }).waitFor();
+    expect(await tab(page, 'Definition').getAttribute('aria-current')).toBe('page');
+
+    // A mistake is shown on its own line, in the editor and in the list under it.
+    const wrong = JSON.stringify(
+      { ...NEWSLETTER, questions: [{ ...NEWSLETTER.questions[0], type: 'phone' }] },
+      null,
+      2,
+    );
+    await editor(page).fill(wrong);
+    const badLine = lineOf(wrong, '"type": "phone"');
+    await page
+      .locator('.code-line.bad')
+      .getByText(/questions\/0\/type must be one of/)
+      .waitFor();
+    expect(
+      await page
+        .locator('.code-line')
+        .nth(badLine - 1)
+        .getAttribute('class'),
+    ).toContain('bad');
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: `Line ${String(badLine)}: questions/0/type must be one of` })
+      .waitFor();
+    const broken = JSON.stringify(NEWSLETTER, null, 2).replace('"Full name",', '"Full name"');
+    await editor(page).fill(broken);
+    await page
+      .getByText(`Line ${String(lineOf(broken, '"required": true'))}: Expected "," or "}"`)
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'Save definition' }).isEnabled()).toBe(true);
+
+    // Pasting a good definition: no problems, and the real runtime shows it beside the editor.
+    await editor(page).fill(JSON.stringify(NEWSLETTER, null, 2));
+    await page.getByText('No problems found.').waitFor();
+    await preview(page).getByRole('textbox', { name: 'Full name' }).waitFor();
+    await preview(page).getByRole('heading', { name: 'Join the newsletter' }).waitFor();
+    // The preview follows the draft as it is typed...
+    await editor(page).fill(JSON.stringify(NEWSLETTER, null, 2).replace('Full name', 'Your name'));
+    await preview(page).getByRole('textbox', { name: 'Your name' }).waitFor();
+    // ...and sending in it runs the runtime's checks, then stores nothing.
+    await preview(page).getByRole('button', { name: 'Send' }).click();
+    await preview(page).getByText('This field is required.').first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Save definition' }).click();
+    await page.getByRole('status').getByText('Saved as version 1.').waitFor();
+    await page.getByRole('button', { name: 'Save definition' }).click();
+    await page
+      .getByRole('status')
+      .getByText('No changes: the definition stays at version 1.')
+      .waitFor();
+    expect((await readForm('newsletter-signup')).definitionVersion).toBe(1);
+    await editor(page).fill(JSON.stringify(NEWSLETTER, null, 2));
+    await page.getByRole('button', { name: 'Save definition' }).click();
+    await page.getByRole('status').getByText('Saved as version 2.').waitFor();
+    await page.getByLabel('From').selectOption('1');
+    await page.getByLabel('To').selectOption('2');
+    await page.getByRole('button', { name: 'Show changes' }).click();
+    expect(await page.locator('.changes').innerText()).toBe(
+      'Changed questions[name].label: "Your name" → "Full name"',
+    );
+
+    // Origins: both warnings, a refused value, then the site and the hosted page.
+    await tab(page, 'Allowed origins').click();
+    await page.getByText('No origin is allowed yet').waitFor();
+    await page.getByText(`its origin ${stack.url} is not allowed`).waitFor();
+    await page.getByLabel('Origin to allow').fill(`${site.origin}/contact`);
+    await page.getByRole('button', { name: 'Add origin' }).click();
+    await page.getByRole('alert').getByText(`no path or trailing slash: ${site.origin}`).waitFor();
+    await page.getByLabel('Origin to allow').fill(site.origin);
+    await page.getByRole('button', { name: 'Add origin' }).click();
+    await page.getByRole('button', { name: `Remove ${site.origin}` }).waitFor();
+    expect(await page.getByText('No origin is allowed yet').count()).toBe(0);
+    await page.getByRole('button', { name: `Allow ${stack.url}` }).click();
+    await page.getByRole('button', { name: `Remove ${stack.url}` }).waitFor();
+    expect(await page.getByText('is not allowed').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A webhook to a loopback receiver; its secret is shown once.
+    await tab(page, 'Webhooks').click();
+    await page.getByLabel('Webhook URL').fill(receiver.url);
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const secretBox = page.getByRole('region', { name: /Signing secret/ });
+    const secret = (await secretBox.locator('pre code').first().innerText()).trim();
+    expect(secret).toMatch(/^whsec_/);
+    await secretBox.getByRole('button', { name: 'Copy secret' }).click();
+    expect(await clipboard(page)).toBe(secret);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'I have saved the secret' }).click();
+    expect(await page.getByText(secret).count()).toBe(0);
+    await page.getByText('No deliveries yet').waitFor();
+    const saved = await readForm('newsletter-signup');
+    expect(saved.allowedOrigins).toEqual([site.origin, stack.url]); // kept by the webhook write
+    expect(saved.definitionVersion).toBe(2);
+
+    // Embed: the runtime tag, copied with one click, pasted on a page of another origin.
+    await tab(page, 'Embed').click();
+    await page.getByRole('button', { name: 'Copy runtime tag' }).click();
+    const tag = await clipboard(page);
+    expect(tag).toBe(
+      `<script async src="${stack.url}/runtime.js" data-form="${stack.url}/api/orgs/acme/forms/newsletter-signup/definition"></script>`,
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    const visitor = await browser.newPage();
+    await visitor.goto(
+      site.page(
+        '/newsletter',
+        `<!doctype html><html lang="en"><head><title>Acme</title></head><body><main>${tag}</main></body></html>`,
+      ),
+    );
+    await visitor.getByRole('textbox', { name: 'Full name' }).fill('Mary Jackson');
+    await visitor.getByRole('textbox', { name: 'Email' }).fill('mary@example.com');
+    await visitor.getByRole('checkbox', { name: 'Events' }).check();
+    await visitor.getByRole('checkbox', { name: 'I agree to receive emails' }).check();
+    await visitor.getByRole('button', { name: 'Send' }).click();
+    await visitor.getByText('Welcome aboard!').waitFor();
+    await visitor.close();
+
+    // The receiver got it, signed with the secret the page showed (Standard Webhooks).
+    await expect.poll(() => receiver.received.length).toBe(1);
+    const hit = receiver.received[0]!;
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    const signed = `${String(hit.headers['webhook-id'])}.${String(hit.headers['webhook-timestamp'])}.${hit.body}`;
+    expect(String(hit.headers['webhook-signature'])).toBe(
+      `v1,${createHmac('sha256', key).update(signed).digest('base64')}`,
+    );
+    expect((JSON.parse(hit.body) as { data: { answers: unknown } }).data.answers).toEqual({
+      name: 'Mary Jackson',
+      email: 'mary@example.com',
+      topics: ['events'],
+      consent: true,
+    });
+
+    // The delivery log shows it, and redeliver sends it again.
+    await tab(page, 'Webhooks').click();
+    const row = page
+      .getByRole('region', { name: `Deliveries to ${receiver.url}` })
+      .getByRole('row');
+    await row.getByRole('cell', { name: 'delivered', exact: true }).waitFor();
+    expect(await row.nth(1).innerText()).toContain('HTTP 204');
+    await row.nth(1).getByRole('button', { name: 'Redeliver' }).click();
+    await page.getByRole('status').getByText('Redelivery queued.').waitFor();
+    await expect.poll(() => receiver.received.length).toBe(2);
+
+    // And the submission is in the inbox.
+    await page.getByRole('link', { name: /^All submissions/ }).click();
+    await page.getByRole('link', { name: /Mary Jackson/ }).click();
+    await page.locator('dl.answers').getByText('Full name').waitFor();
+    expect(await page.locator('dl.answers').innerText()).toContain('Topics\nEvents');
+    await page.close();
+  });
+
+  it('sends answers from the copied plain HTML form too', async () => {
+    const page = await openInbox();
+    await page.goto(`${stack.url}/#/forms/newsletter-signup/settings/embed`);
+    await page.getByRole('button', { name: 'Copy HTML form' }).click();
+    const html = await clipboard(page);
+    await page.close();
+    const visitor = await browser.newPage();
+    await visitor.goto(
+      site.page(
+        '/plain',
+        `<!doctype html><html lang="en"><head><title>Plain</title></head><body>${html}</body></html>`,
+      ),
+    );
+    await visitor.getByRole('textbox', { name: 'Full name' }).fill('Dorothy Vaughan');
+    await visitor.getByRole('textbox', { name: 'Email' }).fill('dorothy@example.com');
+    await visitor.getByRole('checkbox', { name: 'Product news' }).check();
+    await visitor.getByRole('checkbox', { name: 'I agree to receive emails' }).check();
+    await visitor.getByRole('button', { name: 'Send' }).click();
+    await visitor.getByText('Welcome aboard!').waitFor();
+    await visitor.close();
+    const dorothy = (await stack.submissions()).find((s) => s.answers.name === 'Dorothy Vaughan');
+    expect(dorothy?.answers).toEqual({
+      name: 'Dorothy Vaughan',
+      email: 'dorothy@example.com',
+      topics: ['product'],
+      consent: true,
+    });
+  });
+
+  it('renames and describes a form without losing what the page does not show, and deletes it only once its name is typed', async () => {
+    await stack.api('PUT', '/api/orgs/acme/forms/scratch', {
+      name: 'Scratch',
+      allowedOrigins: ['https://kept.example'],
+      webhooks: [{ url: 'https://hooks.example/kept', secret: 'whsec_a2VwdA==' }],
+      definition: NEWSLETTER,
+    });
+    const page = await openInbox();
+    await page.getByRole('link', { name: 'Forms', exact: true }).click();
+    await page.getByRole('link', { name: /Scratch/ }).click();
+    await page.getByRole('link', { name: 'Form settings' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Scratch pad');
+    await page.getByLabel('Description').fill('Only for trying things');
+    await page.getByRole('button', { name: 'Save details' }).click();
+    await page.getByRole('heading', { name: 'Scratch pad: settings' }).waitFor();
+    const form = await readForm('scratch');
+    expect(form).toMatchObject({
+      name: 'Scratch pad',
+      description: 'Only for trying things',
+      allowedOrigins: ['https://kept.example'],
+      webhooks: [{ url: 'https://hooks.example/kept', secret: 'whsec_a2VwdA==' }],
+      definitionVersion: 1,
+    });
+    expect(await axeViolations(page)).toEqual([]);
+
+    const del = page.getByRole('button', { name: 'Delete form' });
+    expect(await del.isDisabled()).toBe(true);
+    await page.getByLabel('Form name').fill('Scratch');
+    expect(await del.isDisabled()).toBe(true);
+    await page.getByLabel('Form name').fill('Scratch pad');
+    await del.click();
+    await page.getByRole('heading', { name: 'Forms' }).waitFor();
+    expect(await page.getByRole('link', { name: /Scratch/ }).count()).toBe(0);
+    await expect(readForm('scratch')).rejects.toThrow(/404/);
+    await page.close();
+  });
+
+  it('mints a token that is shown once and signs in, lists it, and revokes it', async () => {
+    const page = await openInbox();
+    await page.getByRole('link', { name: 'Tokens' }).click();
+    await page.getByLabel('Label').fill("Maria's laptop");
+    await page.getByRole('button', { name: 'Mint token' }).click();
+    const token = (await page.locator('.secret pre code').innerText()).trim();
+    expect(token).toMatch(/^havn_/);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'I have saved the token' }).click();
+    expect(await page.getByText(token).count()).toBe(0);
+    const item = page.getByRole('list', { name: 'Tokens' }).getByRole('listitem');
+    await item.filter({ hasText: "Maria's laptop" }).waitFor();
+    expect(await item.filter({ hasText: 'forms-web tests' }).count()).toBe(1);
+
+    const works = async () =>
+      (
+        await fetch(`${stack.url}/api/orgs/acme/forms`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).status;
+    expect(await works()).toBe(200);
+    await page.getByRole('button', { name: "Revoke Maria's laptop" }).click();
+    await page.getByRole('button', { name: "Revoke Maria's laptop" }).click(); // the confirmation
+    await page.getByRole('status').getByText('Revoked "Maria\'s laptop".').waitFor();
+    expect(await item.filter({ hasText: "Maria's laptop" }).count()).toBe(0);
+    expect(await works()).toBe(401);
+    await page.close();
+  });
+
+  it('loads the management code only when a management view is opened', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    await page.goto(stack.url);
+    await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
+    await page.getByLabel('Organisation token').fill(stack.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: /Mary Jackson/ }).waitFor();
+    expect(scripts.some((s) => s.includes('manage-view'))).toBe(false);
+    await page.getByRole('link', { name: 'Tokens' }).click();
+    await page.getByRole('heading', { name: 'Organisation tokens' }).waitFor();
+    expect(scripts.some((s) => s.includes('manage-view'))).toBe(true);
+    await context.close();
+  });
+
+  it('fits a phone in dark mode on every management view, with no serious axe violations', async () => {
+    const page = await openInbox({
+      colorScheme: 'dark',
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const views: [string, string][] = [
+      ['#/new-form', 'New form'],
+      ['#/tokens', 'Organisation tokens'],
+      ...['details', 'definition', 'origins', 'webhooks', 'embed'].map((t): [string, string] => [
+        `#/forms/newsletter-signup/settings/${t}`,
+        'Newsletter signup: settings',
+      ]),
+    ];
+    for (const [hash, heading] of views) {
+      await page.goto(`${stack.url}/${hash}`);
+      await page.getByRole('heading', { name: heading }).waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await overflow(), hash).toBeLessThanOrEqual(0);
+      expect(await axeViolations(page), hash).toEqual([]);
+    }
+    expect(
+      await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor),
+    ).toBe('rgb(13, 17, 23)');
+    await page.close();
+  });
+});

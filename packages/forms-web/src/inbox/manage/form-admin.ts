@@ -1,0 +1,128 @@
+// The admin API calls of the management views (docs/forms.md, "Forms and definitions", "Organisations
+// and tokens"). The server's form PUT replaces name, description, origins and webhooks together, so
+// `patchForm` reads the whole form, changes only what the view edits and writes every field back
+// (docs/forms-web.md, "Managing forms": PATCH semantics on the client).
+import { type Api, ApiError, type FormRecord, type TokenInfo } from '../api.js';
+
+export interface FormChange {
+  name?: string;
+  description?: string;
+  allowedOrigins?: string[];
+  /** A webhook without a secret gets one made by the server, in the answer. */
+  webhooks?: { url: string; secret?: string }[];
+}
+
+const formPath = (form: string) => `/forms/${encodeURIComponent(form)}`;
+
+function putJson<T>(api: Api, path: string, body: unknown, method = 'PUT'): Promise<T> {
+  return api.json<T>(path, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+export async function readForm(api: Api, form: string): Promise<FormRecord> {
+  return (await api.formInfo(form)).form;
+}
+
+/** Changes only the fields in `change`; the definition is left out, so it is not touched. */
+export async function patchForm(api: Api, form: string, change: FormChange): Promise<FormRecord> {
+  const current = await readForm(api, form);
+  return putJson<FormRecord>(api, formPath(form), {
+    name: current.name,
+    description: current.description,
+    allowedOrigins: current.allowedOrigins,
+    webhooks: current.webhooks,
+    ...change,
+  });
+}
+
+/** Creates a form; refuses an id that is taken (a PUT would silently replace that form). */
+export async function createForm(
+  api: Api,
+  id: string,
+  fields: { name: string; description: string },
+): Promise<FormRecord> {
+  try {
+    await readForm(api, id);
+    throw new ApiError(409, `A form with the id "${id}" exists already. Choose another id.`);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 404) throw err;
+  }
+  return putJson<FormRecord>(api, formPath(id), { ...fields, allowedOrigins: [], webhooks: [] });
+}
+
+export async function deleteForm(api: Api, form: string): Promise<void> {
+  await api.json(formPath(form), { method: 'DELETE' });
+}
+
+/** Stores a new definition version; the server keeps the version when nothing changed. */
+export async function saveDefinition(api: Api, form: string, definition: unknown): Promise<number> {
+  const { version } = await putJson<{ version: number }>(
+    api,
+    `${formPath(form)}/definition`,
+    definition,
+  );
+  return version;
+}
+
+export function definitionVersion(api: Api, form: string, version: number): Promise<unknown> {
+  return api.json(`${formPath(form)}/definitions/${String(version)}`);
+}
+
+export async function tokens(api: Api): Promise<TokenInfo[]> {
+  return (await api.json<{ tokens: TokenInfo[] }>('/tokens')).tokens;
+}
+
+export function mintToken(api: Api, label: string): Promise<TokenInfo & { token: string }> {
+  return putJson(api, '/tokens', { label }, 'POST');
+}
+
+export async function revokeToken(api: Api, id: string): Promise<void> {
+  await api.json(`/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+/** The form ids the server accepts (docs/forms.md, "Organisations and tokens"). */
+export const FORM_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** A form id made from a name: "Contact us!" → "contact-us". */
+export function idFromName(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
+}
+
+/** The same origin check as the server's: scheme://host[:port] exactly, http or https. */
+export function originProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'This is not an origin. Write it like https://www.example.com.';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return 'An origin starts with https:// (or http://).';
+  }
+  if (url.origin !== value) {
+    return `Write the origin alone, with no path or trailing slash: ${url.origin}`;
+  }
+  return null;
+}
+
+/** The same webhook URL check as the server's. */
+export function webhookUrlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'This is not a URL. Write it like https://example.com/hooks/havn.';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'Use an http or https URL.';
+  if (url.username || url.password) return 'The URL must not carry a user name or password.';
+  return null;
+}
