@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import { HttpError } from '@havn/shared';
 import { createIdGenerator } from '../ids.js';
 import type { IngestForm } from './forms.store.js';
+import { groupInsert } from './postgres-group-insert.js';
 import { RECORD_COLUMNS } from './submissions.store.js';
 import type { PushSubscriptionRow } from './push.store.js';
 import type { Database, DeliveryTable, SubmissionTable } from './schema.js';
@@ -104,7 +105,6 @@ type Pending =
 const maxBatch = 256;
 const burstQuietMs = 50;
 const deliveryChunk = 400; // 17 columns a row stays far below SQLite's 32766 bound parameters
-const maxPostgresParameters = 65_535;
 
 /**
  * Group commit (issue 5): submissions that arrive while a commit is in progress wait for the next
@@ -345,19 +345,14 @@ export class GroupCommitWriter {
 
   private async transaction(writes: SubmissionWrite[]): Promise<void> {
     const deliveries = writes.flatMap((w) => w.deliveries);
-    const parameters =
-      writes.length * submissionColumns.length + deliveries.length * deliveryColumns.length;
-    if (this.singleStatement && parameters <= maxPostgresParameters) {
-      // PostgreSQL: the submissions and their outbox rows in one statement (a data-modifying WITH),
-      // which is its own transaction: one round trip per group commit instead of four.
-      const submissions = writes.map((w) => w.submission);
-      await (deliveries.length === 0
-        ? this.db.insertInto('submissions').values(submissions).execute()
-        : this.db
-            .with('s', (db) => db.insertInto('submissions').values(submissions))
-            .insertInto('deliveries')
-            .values(deliveries)
-            .execute());
+    if (this.singleStatement) {
+      // PostgreSQL: one statement, its own transaction: one round trip per group commit.
+      await this.db.executeQuery(
+        groupInsert(
+          writes.map((w) => w.submission),
+          deliveries,
+        ),
+      );
       return;
     }
     await this.db.transaction().execute(async (trx: Transaction<Database>) => {
