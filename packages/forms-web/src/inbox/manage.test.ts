@@ -189,7 +189,7 @@ describe('managing forms', () => {
     expect(await clipboard(page)).toBe(secret);
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'I have saved the secret' }).click();
-    expect(await page.getByText(secret).count()).toBe(0);
+    await expect.poll(() => page.getByText(secret).count()).toBe(0);
     await page.getByText('No deliveries yet').waitFor();
     const saved = await readForm('newsletter-signup');
     expect(saved.allowedOrigins).toEqual([site.origin, stack.url]); // kept by the webhook write
@@ -313,6 +313,7 @@ describe('managing forms', () => {
     await page.getByLabel('Form name').fill('Scratch pad');
     await del.click();
     await page.getByRole('heading', { name: 'Forms' }).waitFor();
+    await page.getByRole('link', { name: /Contact/ }).waitFor(); // the list has loaded
     expect(await page.getByRole('link', { name: /Scratch/ }).count()).toBe(0);
     await expect(readForm('scratch')).rejects.toThrow(/404/);
     await page.close();
@@ -327,7 +328,7 @@ describe('managing forms', () => {
     expect(token).toMatch(/^havn_/);
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'I have saved the token' }).click();
-    expect(await page.getByText(token).count()).toBe(0);
+    await expect.poll(() => page.getByText(token).count()).toBe(0);
     const item = page.getByRole('list', { name: 'Tokens' }).getByRole('listitem');
     await item.filter({ hasText: "Maria's laptop" }).waitFor();
     expect(await item.filter({ hasText: 'forms-web tests' }).count()).toBe(1);
@@ -342,7 +343,7 @@ describe('managing forms', () => {
     await page.getByRole('button', { name: "Revoke Maria's laptop" }).click();
     await page.getByRole('button', { name: "Revoke Maria's laptop" }).click(); // the confirmation
     await page.getByRole('status').getByText('Revoked "Maria\'s laptop".').waitFor();
-    expect(await item.filter({ hasText: "Maria's laptop" }).count()).toBe(0);
+    await expect.poll(() => item.filter({ hasText: "Maria's laptop" }).count()).toBe(0);
     expect(await works()).toBe(401);
     await page.close();
   });

@@ -29,6 +29,9 @@ export function CodeEditor(props: {
     const start = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
     el.focus();
     el.setSelectionRange(start, start + (lines[line - 1]?.length ?? 0));
+    // Bring the line into view with a little context above it.
+    const lineHeight = parseFloat(getComputedStyle(el).lineHeight) || 20;
+    el.scrollTop = Math.max(0, (line - 4) * lineHeight);
   };
 
   return (

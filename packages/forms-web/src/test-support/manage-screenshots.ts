@@ -1,0 +1,112 @@
+// Regenerates docs/screenshots/manage-*.png (the management views, desktop and phone) with real
+// Chromium against the real forms server:
+//   npx tsx packages/forms-web/src/test-support/manage-screenshots.ts
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { launchBrowser } from './browser.js';
+import { ensureBuilt, PACKAGE_DIR } from './build.js';
+import { CONTACT_DEFINITION } from './definitions.js';
+import { startReceiver } from './receiver.js';
+import { embedPage, startSite } from './site.js';
+import { startStack } from './stack.js';
+
+const out = join(PACKAGE_DIR, '..', '..', 'docs', 'screenshots');
+const desktop: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
+const phone: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
+
+ensureBuilt();
+mkdirSync(out, { recursive: true });
+const site = await startSite('localhost');
+const stack = await startStack([site.origin]);
+const receiver = await startReceiver();
+const browser = await launchBrowser();
+try {
+  await stack.putContactForm([site.origin], CONTACT_DEFINITION, [{ url: receiver.url }]);
+  const host = site.page('/contact', embedPage(`${stack.url}/runtime.js`, stack.definitionUrl));
+  for (const name of ['Ada Lovelace', 'Grace Hopper']) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(host);
+    await page.getByRole('textbox', { name: 'Your name' }).fill(name);
+    await page.getByRole('textbox', { name: 'Email' }).fill('someone@example.com');
+    await page.getByRole('radio', { name: 'Sales' }).check();
+    await page.getByRole('checkbox', { name: 'I agree to the terms' }).check();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Thank you').waitFor();
+    await context.close();
+  }
+  while (receiver.received.length < 2) await new Promise((r) => setTimeout(r, 100));
+
+  const shoot = async (
+    file: string,
+    options: BrowserContextOptions,
+    go: (p: Page) => Promise<void>,
+  ) => {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    await page.goto(stack.url);
+    await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
+    await page.getByLabel('Organisation token').fill(stack.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Tokens' }).waitFor();
+    await go(page);
+    await page.waitForTimeout(400); // the preview's pause after typing
+    await page.screenshot({ path: join(out, file), fullPage: true });
+    await context.close();
+    console.log(`wrote docs/screenshots/${file}`);
+  };
+  const open = async (page: Page, hash: string, text: string) => {
+    await page.goto(`${stack.url}/${hash}`);
+    await page.getByRole('heading', { name: text }).waitFor();
+  };
+  for (const [suffix, options] of [
+    ['desktop', desktop],
+    ['phone', phone],
+  ] as const) {
+    await shoot(`manage-new-form-${suffix}.png`, options, async (page) => {
+      await open(page, '#/new-form', 'New form');
+      await page.getByLabel('Name', { exact: true }).fill('Newsletter signup');
+    });
+    await shoot(`manage-details-${suffix}.png`, options, async (page) => {
+      await open(page, '#/forms/contact/settings/details', 'Contact: settings');
+    });
+    await shoot(`manage-definition-${suffix}.png`, options, async (page) => {
+      await open(page, '#/forms/contact/settings/definition', 'Contact: settings');
+      await page.frameLocator('iframe').getByRole('textbox', { name: 'Your name' }).waitFor();
+      const editor = page.getByLabel('Definition (JSON)');
+      const text = await editor.inputValue();
+      await editor.fill(text.replace('"type": "email"', '"type": "phone"'));
+      await page.getByRole('button', { name: /^Line \d+$/ }).click();
+    });
+    await shoot(`manage-origins-${suffix}.png`, options, async (page) => {
+      await open(page, '#/forms/contact/settings/origins', 'Contact: settings');
+      await page.getByLabel('Origin to allow').fill('https://www.acme.example/');
+      await page.getByRole('button', { name: 'Add origin' }).click();
+      await page.getByRole('alert').waitFor();
+    });
+    await shoot(`manage-webhooks-${suffix}.png`, options, async (page) => {
+      await open(page, '#/forms/contact/settings/webhooks', 'Contact: settings');
+      await page.getByRole('cell', { name: 'delivered', exact: true }).first().waitFor();
+    });
+    await shoot(`manage-embed-${suffix}.png`, options, async (page) => {
+      await open(page, '#/forms/contact/settings/embed', 'Contact: settings');
+    });
+    await shoot(`manage-tokens-${suffix}.png`, options, async (page) => {
+      await open(page, '#/tokens', 'Organisation tokens');
+      await page.getByLabel('Label').fill('Zapier');
+      await page.getByRole('button', { name: 'Mint token' }).click();
+      await page.locator('.secret').waitFor();
+    });
+  }
+} finally {
+  await browser.close();
+  await site.close();
+  await stack.close();
+  await receiver.close();
+}
