@@ -348,6 +348,49 @@ describe('managing forms', () => {
     await page.close();
   });
 
+  it('can be used with the keyboard alone: create a form, write its definition, allow and remove an origin', async () => {
+    const page = await openInbox();
+    /** Presses Tab until the control with this role and name has the focus. */
+    const tabTo = async (role: 'link' | 'button' | 'textbox', name: string) => {
+      const target = page.getByRole(role, { name, exact: true });
+      for (let n = 0; n < 80; n++) {
+        await page.keyboard.press('Tab');
+        if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+      }
+      throw new Error(`Tab never reached the ${role} "${name}"`);
+    };
+    await tabTo('link', 'Forms');
+    await page.keyboard.press('Enter');
+    await tabTo('link', 'New form');
+    await page.keyboard.press('Enter');
+    await tabTo('textbox', 'Name');
+    await page.keyboard.type('Keyboard form');
+    await tabTo('button', 'Create form');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Keyboard form: settings' }).waitFor();
+
+    await tabTo('textbox', 'Definition (JSON)');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(JSON.stringify(NEWSLETTER, null, 2));
+    await preview(page).getByRole('textbox', { name: 'Full name' }).waitFor();
+    await tabTo('button', 'Save definition'); // Tab leaves the editor: no keyboard trap
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('Saved as version 1.').waitFor();
+
+    await tabTo('link', 'Allowed origins');
+    await page.keyboard.press('Enter');
+    await tabTo('textbox', 'Origin to allow');
+    await page.keyboard.type(site.origin);
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText(`Added ${site.origin}.`).waitFor();
+    expect((await readForm('keyboard-form')).allowedOrigins).toEqual([site.origin]);
+    await tabTo('button', `Remove ${site.origin}`);
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText(`Removed ${site.origin}.`).waitFor();
+    expect((await readForm('keyboard-form')).allowedOrigins).toEqual([]);
+    await page.close();
+  });
+
   it('loads the management code only when a management view is opened', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

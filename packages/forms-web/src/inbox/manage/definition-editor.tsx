@@ -46,10 +46,13 @@ function check(text: string, schema: Record<string, unknown> | null): Checked {
     const found = schema
       ? [...checkSchema(schema, parsed.value), ...checkUniqueness(parsed.value)]
       : [];
-    const problems = found.map((p) => ({
-      line: parsed.lineOf(p.path),
-      message: `${p.path.join('/') || 'the definition'} ${p.message}`,
-    }));
+    // The same problem can be found twice (the schema requires some fields in two places).
+    const byMessage = new Map<string, number>();
+    for (const p of found) {
+      const message = `${p.path.join('/') || 'the definition'} ${p.message}`;
+      if (!byMessage.has(message)) byMessage.set(message, parsed.lineOf(p.path));
+    }
+    const problems = [...byMessage].map(([message, line]) => ({ line, message }));
     return { problems: problems.sort((a, b) => a.line - b.line), value: parsed.value };
   } catch (err) {
     if (err instanceof JsonSyntaxError) {

@@ -17,14 +17,6 @@ interface Question {
 const esc = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-export function runtimeSnippet(embedUrl: string): string {
-  return `<script async src="${new URL(embedUrl).origin}/runtime.js" data-form="${embedUrl}"></script>`;
-}
-
-export function hostedLink(embedUrl: string, org: string, form: string): string {
-  return `${new URL(embedUrl).origin}/f/${encodeURIComponent(org)}/${encodeURIComponent(form)}`;
-}
-
 export function submitUrl(embedUrl: string): string {
   return embedUrl.replace(/\/definition$/, '/submissions');
 }

@@ -1,7 +1,8 @@
 // Put the form on a site: the runtime tag, a plain HTML form, or the hosted page's link, each
 // filled with this form's URLs and copied with one click.
 import { CopyButton } from './copy-button.js';
-import { htmlFormSnippet, hostedLink, runtimeSnippet } from './embed-snippets.js';
+import { hostedLink, runtimeSnippet } from '../embed-urls.js';
+import { htmlFormSnippet } from './embed-snippets.js';
 import type { TabProps } from './form-settings.js';
 
 export function Embed({ api, info }: TabProps) {

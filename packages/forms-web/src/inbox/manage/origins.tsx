@@ -2,6 +2,7 @@
 // (docs/forms-web.md, "Embedding a form"). Checked as the server checks them; written with
 // patchForm so the webhooks and the rest stay as they are.
 import { useState } from 'preact/hooks';
+import { hostedLink } from '../embed-urls.js';
 import { errorText } from './error-text.js';
 import { originProblem, patchForm } from './form-admin.js';
 import type { TabProps } from './form-settings.js';
@@ -10,7 +11,7 @@ export function Origins({ api, info, reload }: TabProps) {
   const { form } = info;
   const origins = form.allowedOrigins;
   const hosted = new URL(info.embedUrl).origin;
-  const hostedPage = `${hosted}/f/${encodeURIComponent(api.org)}/${encodeURIComponent(form.id)}`;
+  const hostedPage = hostedLink(info.embedUrl, api.org, form.id);
   const [value, setValue] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);

@@ -91,7 +91,8 @@ export function checkSchema(schema: Schema, value: unknown, path: JsonPath = [])
   }
   if (obj(value)) {
     for (const name of Array.isArray(schema.required) ? schema.required : []) {
-      if (typeof name === 'string' && !(name in value)) add(`needs "${name}"`);
+      // Named at the missing field's path, as the server names it; its line is the object's.
+      if (typeof name === 'string' && !(name in value)) add('is required', [...path, name]);
     }
     const props = obj(schema.properties) ? schema.properties : {};
     const patterns = obj(schema.patternProperties) ? schema.patternProperties : {};

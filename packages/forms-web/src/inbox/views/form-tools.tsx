@@ -1,6 +1,7 @@
 // A form's tools above its feed: its settings, export (CSV, JSON) and the embed code.
 import { useState } from 'preact/hooks';
 import type { Api } from '../api.js';
+import { hostedLink, runtimeSnippet } from '../embed-urls.js';
 import { href } from '../route.js';
 import { useLoad } from '../use-load.js';
 
@@ -69,14 +70,15 @@ function EmbedCode(props: { api: Api; form: string }) {
     },
   );
   if (!data) return null;
-  const tag = `<script async src="${location.origin}/runtime.js" data-form="${data.embedUrl}"></script>`;
-  const hosted = `${location.origin}/f/${encodeURIComponent(props.api.org)}/${encodeURIComponent(props.form)}`;
+  const tag = runtimeSnippet(data.embedUrl);
+  const hosted = hostedLink(data.embedUrl, props.api.org, props.form);
   return (
     <details class="embed">
       <summary>Embed this form</summary>
       <p>
-        Paste this tag where the form should appear, and add the site's origin to the form's allowed
-        origins:
+        Paste this tag where the form should appear, and add the site's origin to the form's{' '}
+        <a href={href.settings(props.form, 'origins')}>allowed origins</a>; more ways under{' '}
+        <a href={href.settings(props.form, 'embed')}>Embed</a>:
       </p>
       <pre tabIndex={0}>
         <code>{tag}</code>
