@@ -1,6 +1,6 @@
 // Profiles: named configurations, chosen per command with --profile or HAVN_PROFILE, or bypassed
 // with --app-id; `havn configure list` shows them.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_TOKEN } from '../test-support/fake-app-insights.js';
@@ -107,6 +107,22 @@ describe('profiles', () => {
     const q = await run(['otel', 'errors']);
     expect(q.code).toBe(1);
     expect(q.stderr).toContain(`The stored sign-in is for ${other}, not ${ctx.fake.url}.`);
+  });
+
+  it('a stored app id that is not a GUID is reported with the command that fixes it', async () => {
+    const path = join(dir.dir, 'config.json');
+    const file = JSON.parse(await readFile(path, 'utf8')) as { telemetry: { appId: string } };
+    await writeFile(
+      path,
+      JSON.stringify({ ...file, telemetry: { ...file.telemetry, appId: 'app-1' } }),
+    );
+    const r = await run(['otel', 'errors']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "The stored Application ID 'app-1' is not a GUID.\nRun havn configure telemetry --app-id <application-id> to fix it.\n",
+    );
+    expect(ctx.fake.requests).toHaveLength(0);
+    expect((await run(['otel', 'errors', '--app-id', OTHER])).code).toBe(0);
   });
 
   it('configure list with nothing configured says where the configuration would be', async () => {

@@ -25,3 +25,8 @@ export function parseAppId(value: string): string {
   }
   return id;
 }
+
+/** Whether `id` is a GUID, as every Application ID is. */
+export function isAppId(id: string): boolean {
+  return GUID.test(id);
+}
