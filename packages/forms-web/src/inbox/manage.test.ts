@@ -325,6 +325,10 @@ describe('managing forms', () => {
     await page.getByLabel('Label').fill("Maria's laptop");
     await page.getByRole('button', { name: 'Mint token' }).click();
     const token = (await page.locator('.secret pre code').innerText()).trim();
+    // The focus moves to it: a screen reader reads it out, the keyboard is next to Copy.
+    await expect
+      .poll(() => page.locator('.secret').evaluate((el) => el === document.activeElement))
+      .toBe(true);
     expect(token).toMatch(/^havn_/);
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'I have saved the token' }).click();

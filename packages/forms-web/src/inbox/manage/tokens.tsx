@@ -1,5 +1,5 @@
 // The organisation's tokens: mint one with a label (its value is shown once), list, revoke.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api, TokenInfo } from '../api.js';
 import { formatDate } from '../format.js';
 import { useLoad } from '../use-load.js';
@@ -15,6 +15,11 @@ export function Tokens(props: { api: Api; onUnauthorized: () => void }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
+  // Focus moves to a new token, so nobody misses the one time it is shown.
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (minted) box.current?.focus();
+  }, [minted]);
 
   const mint = async (e: Event) => {
     e.preventDefault();
@@ -52,7 +57,7 @@ export function Tokens(props: { api: Api; onUnauthorized: () => void }) {
         program its own, so you can revoke one without the others.
       </p>
       {minted && (
-        <div class="secret" role="region" aria-labelledby="minted-title">
+        <div ref={box} class="secret" role="region" aria-labelledby="minted-title" tabIndex={-1}>
           <h2 id="minted-title">Token "{minted.label}"</h2>
           <p>
             <strong>Copy it now: it is not shown again.</strong>

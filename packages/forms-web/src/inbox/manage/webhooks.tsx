@@ -1,7 +1,7 @@
 // The form's webhooks: add (the secret is shown once, with how to check signatures), remove, and
 // each webhook's deliveries for the form's recent submissions, with redeliver. Written through
 // patchForm, so origins and the rest stay as they are.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api, Delivery } from '../api.js';
 import { formatDate } from '../format.js';
 import { href } from '../route.js';
@@ -117,8 +117,13 @@ const wh = new Webhook('${secret}');
 const event = wh.verify(rawBody, headers); // throws when the signature is wrong`;
 
 function NewSecret(props: { hook: { url: string; secret: string }; onDone: () => void }) {
+  // Focus moves to the secret, so nobody (with a screen reader or not) misses the one showing.
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    box.current?.focus();
+  }, []);
   return (
-    <div class="secret" role="region" aria-labelledby="secret-title" tabIndex={-1}>
+    <div ref={box} class="secret" role="region" aria-labelledby="secret-title" tabIndex={-1}>
       <h3 id="secret-title">Signing secret of {props.hook.url}</h3>
       <p>
         <strong>Copy it now: it is not shown again.</strong> Your receiver uses it to check that a
