@@ -85,6 +85,16 @@ async function devToolsEndpoint(userDataDir: string): Promise<string> {
   }
 }
 
+/** One entry of the browser's `/json/list`. */
+export interface BrowserTarget {
+  id: string;
+  type: string;
+  title: string;
+  url: string;
+  description?: string;
+  webSocketDebuggerUrl?: string;
+}
+
 export interface Screencast {
   stop(): Promise<void>;
 }
@@ -150,10 +160,24 @@ export class SessionBrowser {
 
   /** The browser's own `/json/version` document (Browser, Protocol-Version, User-Agent, …). */
   async versionInfo(): Promise<Record<string, unknown>> {
+    return (await this.devtoolsJson('version')) as Record<string, unknown>;
+  }
+
+  /** The browser's own `/json/list`: every target with its id, type, title, url and socket. */
+  async targets(): Promise<BrowserTarget[]> {
+    return (await this.devtoolsJson('list')) as BrowserTarget[];
+  }
+
+  /** The browser's own `/json/protocol`: every domain, command and event it speaks. */
+  protocol(): Promise<unknown> {
+    return this.devtoolsJson('protocol');
+  }
+
+  private async devtoolsJson(path: string): Promise<unknown> {
     const http = this.wsEndpoint.replace(/^ws:/, 'http:').replace(/\/devtools\/.*$/, '');
-    const response = await fetch(`${http}/json/version`);
-    if (!response.ok) throw new Error(`browser answered ${response.status} for /json/version`);
-    return (await response.json()) as Record<string, unknown>;
+    const response = await fetch(`${http}/json/${path}`);
+    if (!response.ok) throw new Error(`browser answered ${response.status} for /json/${path}`);
+    return response.json();
   }
 
   /** Open pages across every context, the client's own included (0-decisions §1). */

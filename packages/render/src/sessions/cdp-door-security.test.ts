@@ -170,6 +170,9 @@ describe.each(BROWSERS)('an attacker with a session token, against %s', (chromiu
           return infos.find((info) => info.targetId === internal)?.url;
         })
         .toMatch(/^chrome:/);
+      // Nor is its page socket open through the door.
+      const pageDoor = session.cdpUrl.replace('/cdp?', `/cdp/page/${internal}?`);
+      await expect(rawClient(pageDoor)).rejects.toThrow(/404/);
       const attached = await client.command('Target.attachToTarget', {
         targetId: internal,
         flatten: true,

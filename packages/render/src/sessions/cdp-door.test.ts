@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
+import CDP from 'chrome-remote-interface';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient } from './test-support/cdp-client.js';
@@ -246,6 +247,74 @@ describe('HTTP discovery and Playwright', () => {
       expect(body['webSocketDebuggerUrl']).toBe(session.cdpUrl);
     }
     expect((await fetch(`${t.baseUrl}/v1/sessions/${session.id}/json/version`)).status).toBe(401);
+  });
+
+  it('serves json/version, json/list and json at the session path and, by session token, at the root', async () => {
+    const token = new URL(session.cdpUrl).searchParams.get('token')!;
+    const own = { authorization: `Bearer ${token}` };
+    const get = async (path: string, headers: Record<string, string> = own) => {
+      const response = await fetch(`${t.baseUrl}${path}`, { headers });
+      return { status: response.status, body: (await response.json()) };
+    };
+    for (const prefix of [`/v1/sessions/${session.id}`, '']) {
+      expect((await get(`${prefix}/json/version`)).body).toMatchObject({
+        webSocketDebuggerUrl: session.cdpUrl,
+      });
+      for (const path of ['/json/list', '/json']) {
+        const { body } = await get(`${prefix}${path}`);
+        const pages = body as {
+          id: string;
+          type: string;
+          url: string;
+          webSocketDebuggerUrl: string;
+        }[];
+        expect(pages.length, path).toBeGreaterThan(0);
+        for (const page of pages) {
+          expect(page.type).toBe('page');
+          expect(page.webSocketDebuggerUrl).toBe(
+            `${t.baseUrl.replace(/^http/, 'ws')}/v1/sessions/${session.id}/cdp/page/${page.id}?token=${token}`,
+          );
+          expect(page).not.toHaveProperty('devtoolsFrontendUrl');
+        }
+      }
+    }
+    expect((await get('/json/version', {})).status).toBe(401);
+    expect((await get('/json/list', {})).status).toBe(401);
+    expect((await get('/json/version', { authorization: 'Bearer nope' })).status).toBe(401);
+    expect(await get('/json/version', { authorization: `Bearer ${SERVICE_TOKEN}` })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/needs a session token/) as unknown },
+    });
+  });
+
+  it('lets Playwright find the session from the service root and chrome-remote-interface drive a page', async () => {
+    const token = new URL(session.cdpUrl).searchParams.get('token')!;
+    const browser = await chromium.connectOverCDP(t.baseUrl, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    try {
+      expect(await browser.contexts()[0]!.pages()[0]!.title()).toBe('fixture');
+    } finally {
+      await browser.close();
+    }
+    const { port } = new URL(t.baseUrl);
+    const client = await CDP({
+      host: '127.0.0.1',
+      port: Number(port),
+      // CRI runs alterPath over the HTTP paths and the socket's path: only the first need it.
+      alterPath: (path: string) =>
+        path.startsWith('/json') ? `/v1/sessions/${session.id}${path}?token=${token}` : path,
+    });
+    try {
+      const { result } = await client.Runtime.evaluate({ expression: 'document.title' });
+      expect(result.value).toBe('fixture');
+      // A page socket is judged like the browser's.
+      await expect(client.Page.navigate({ url: 'file:///etc/passwd' })).rejects.toThrow(
+        /only http\(s\) URLs/,
+      );
+    } finally {
+      await client.close();
+    }
   });
 
   it('lets Playwright connectOverCDP list pages, open a context and a page, navigate and evaluate', async () => {

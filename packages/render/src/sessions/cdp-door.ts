@@ -19,6 +19,8 @@ export interface DoorSession {
   /** True for the session's own token or the service token (constant-time). */
   acceptsToken(token: string | undefined): boolean;
   readonly browserWsEndpoint: string;
+  /** A page's own DevTools socket, or undefined for an unknown or browser-internal page. */
+  pageWsEndpoint(targetId: string): Promise<string | undefined>;
   readonly framePolicy: FramePolicy;
   /** Any inbound CDP frame keeps the session alive (spec 1 §3.1). */
   touch(): void;
@@ -41,7 +43,9 @@ export interface CdpDoorDeps {
   judge?: FrameJudge;
 }
 
-const DOOR_PATH = /^\/v1\/sessions\/([A-Za-z0-9_-]{1,64})\/cdp\/?$/;
+// The browser's socket, or one page's (`…/cdp/page/<targetId>`, what /json/list hands out).
+const DOOR_PATH =
+  /^\/v1\/sessions\/([A-Za-z0-9_-]{1,64})\/cdp(?:\/page\/([A-Za-z0-9_-]{1,64}))?\/?$/;
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   400: 'Bad Request',
@@ -86,7 +90,7 @@ export class CdpDoor {
       return;
     }
     this.count(session, 1);
-    void this.bridge(session, socket, head, handshake.accept);
+    void this.bridge(session, match?.[2], socket, head, handshake.accept);
   }
 
   /** The session a client may attach to, or the status its refused upgrade answers. */
@@ -119,6 +123,7 @@ export class CdpDoor {
 
   private async bridge(
     session: DoorSession,
+    pageId: string | undefined,
     client: Duplex,
     head: Buffer,
     accept: string,
@@ -127,7 +132,14 @@ export class CdpDoor {
     // origins on its DevTools socket, and it only needs to see the service.
     let upstream: { socket: Socket; head: Buffer };
     try {
-      upstream = await clientHandshake(session.browserWsEndpoint);
+      const endpoint =
+        pageId === undefined ? session.browserWsEndpoint : await session.pageWsEndpoint(pageId);
+      if (endpoint === undefined) {
+        this.count(session, -1);
+        refuse(client, 404);
+        return;
+      }
+      upstream = await clientHandshake(endpoint);
     } catch (err) {
       this.deps.log.warn({ session: session.id, err }, 'cdp door: browser socket unreachable');
       this.count(session, -1);

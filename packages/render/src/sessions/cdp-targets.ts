@@ -6,6 +6,11 @@
 
 const INTERNAL = /^(devtools|chrome|chrome-untrusted|file):/i;
 
+/** A devtools:, chrome:, chrome-untrusted: or file: page: no client may drive it. */
+export function isInternalUrl(url: string): boolean {
+  return INTERNAL.test(url);
+}
+
 /** The events the door reads; Chromium writes an event's method first, so a frame's head shows it. */
 export const WATCHED_EVENTS = [
   'Target.attachedToTarget',
@@ -44,7 +49,7 @@ export class TargetWatch {
     const targetId = info?.targetId;
     if (typeof targetId !== 'string') return;
     // Once internal, always: a page that showed chrome:// stays closed to clients.
-    if (typeof info?.url === 'string' && INTERNAL.test(info.url)) this.internal.add(targetId);
+    if (typeof info?.url === 'string' && isInternalUrl(info.url)) this.internal.add(targetId);
     if (event.method === 'Target.attachedToTarget' && typeof sessionId === 'string') {
       this.sessions.set(sessionId, targetId);
     }

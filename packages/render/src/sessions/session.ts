@@ -3,6 +3,7 @@ import type { SessionBrowser } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, Labels } from '../artifacts/artifact-store.js';
 import type { DoorSession } from './cdp-door.js';
 import type { FramePolicy } from './cdp-frame-policy.js';
+import { isInternalUrl } from './cdp-targets.js';
 import type { Recorder } from './recorder.js';
 
 // One live browser session (spec 1 §2.4, §3.1): its lease, its own token, its browser, its
@@ -79,6 +80,18 @@ export class Session implements DoorSession {
 
   get browserWsEndpoint(): string {
     return this.browser.wsEndpoint;
+  }
+
+  /** The DevTools socket of one of the session's pages, unless it is a browser-internal page. */
+  async pageWsEndpoint(targetId: string): Promise<string | undefined> {
+    const target = (await this.browser.targets()).find((t) => t.id === targetId);
+    if (!target || target.type !== 'page' || isInternalUrl(target.url)) return undefined;
+    return target.webSocketDebuggerUrl;
+  }
+
+  /** True only for the session's own token (discovery at the service root finds it by token). */
+  ownsToken(token: string | undefined): boolean {
+    return !this.closing && token !== undefined && tokensEqual(token, this.token);
   }
 
   /** The session token, or the service token; the session's own dies with it (spec 1 §5.7). */

@@ -1,11 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { bearerToken, HttpError } from '@havn/shared';
+import { HttpError } from '@havn/shared';
 import { CdpDoor } from './cdp-door.js';
+import { discoveryRoutes } from './discovery.routes.js';
 import type { Session } from './session.js';
 import type { SessionManager } from './session-manager.js';
+import { doorUrl, presentedToken } from './session-urls.js';
 import {
   ArtifactDescriptorSchema,
   CreateSessionBody,
@@ -24,23 +26,6 @@ export interface SessionRoutesOptions {
   manager: SessionManager;
   /** Scheme and host of `cdpUrl` (PUBLIC_BASE_URL); else the request's Host header. */
   publicBaseUrl?: string | undefined;
-}
-
-function presentedToken(request: FastifyRequest): string | undefined {
-  const query = request.query as Record<string, unknown> | undefined;
-  const fromQuery = typeof query?.['token'] === 'string' ? query['token'] : undefined;
-  return bearerToken(request.headers.authorization) ?? fromQuery;
-}
-
-/** The door's WebSocket URL; `https` becomes `wss`. The service token never goes in a URL. */
-function doorUrl(
-  request: FastifyRequest,
-  base: string | undefined,
-  id: string,
-  token: string,
-): string {
-  const origin = base ?? `${request.protocol}://${request.headers.host ?? request.hostname}`;
-  return `${origin.replace(/^http/, 'ws')}/v1/sessions/${id}/cdp?token=${encodeURIComponent(token)}`;
 }
 
 export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, options, done) => {
@@ -65,15 +50,10 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     door.close();
   });
 
-  // Spec 1 §5: the service token on every session route. The discovery document also takes the
-  // session's own token, because that is the token a CDP client was handed.
+  // Spec 1 §5: the service token on every session route. Discovery checks for itself, because it
+  // also takes the session's own token, the one a CDP client was handed.
   app.addHook('onRequest', (request, _reply, next) => {
-    const token = presentedToken(request);
-    const id = (request.params as { id?: string } | undefined)?.id;
-    const discovery = /\/json\/version\/?$/.test(request.routeOptions.url ?? '');
-    if (manager.isServiceToken(token)) {
-      next();
-    } else if (discovery && id !== undefined && manager.get(id)?.acceptsToken(token)) {
+    if (request.routeOptions.config.discovery || manager.isServiceToken(presentedToken(request))) {
       next();
     } else {
       next(new HttpError(401, 'missing or invalid token'));
@@ -169,26 +149,6 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     },
   );
 
-  // Discovery for clients that find the browser over HTTP (puppeteer's browserURL, Playwright's
-  // connectOverCDP with an http URL): the browser's own document with the door as its socket.
-  const versionHandler = async (request: FastifyRequest<{ Params: SessionParams }>) => {
-    const session = live(request.params.id);
-    const own = await session.browser.versionInfo();
-    // The session's own token, never the service token (spec 1 §5 rule 7).
-    const token = session.doorToken();
-    return {
-      ...own,
-      webSocketDebuggerUrl: doorUrl(request, options.publicBaseUrl, session.id, token),
-    };
-  };
-  // `public` tells the service-wide token hook to stand aside: this plugin's own hook above checks
-  // the token here, and also takes the session's.
-  const discovery = { schema: { params: SessionParams }, config: { public: true } };
-  api.get('/v1/sessions/:id/json/version', discovery, versionHandler);
-  try {
-    api.get('/v1/sessions/:id/json/version/', discovery, versionHandler);
-  } catch {
-    // The server ignores trailing slashes already: the route above serves both spellings.
-  }
+  discoveryRoutes(app, manager, options.publicBaseUrl);
   done();
 };

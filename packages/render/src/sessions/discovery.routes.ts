@@ -1,0 +1,91 @@
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from '@havn/shared';
+import type { App } from '../server-context.js';
+import { isInternalUrl } from './cdp-targets.js';
+import type { Session } from './session.js';
+import type { SessionManager } from './session-manager.js';
+import { doorUrl, presentedToken } from './session-urls.js';
+
+// HTTP discovery, as Chromium serves it on its own debugging port, for clients that find the
+// browser that way: Playwright's connectOverCDP with an http URL (the session's or the service
+// root, with the session token in a header), chrome-remote-interface (/json/list, then a page's
+// socket). Every socket in the answers is the door's, with the session's own token
+// (docs/sessions.md#connecting-a-cdp-client).
+
+const PATHS = ['json/version', 'json/list', 'json', 'json/protocol'] as const;
+
+/**
+ * The session a discovery request is about: the one in the path (its own token or the service
+ * token), or, at the service root, the one whose own token the request presents.
+ */
+function discoverySession(request: FastifyRequest, manager: SessionManager): Session {
+  const token = presentedToken(request);
+  const id = (request.params as { id?: string }).id;
+  if (id !== undefined) {
+    const session = manager.get(id);
+    // Without a valid token nobody learns whether a session exists: 401 before 404.
+    if (!session) {
+      if (manager.isServiceToken(token)) throw new HttpError(404, `no session ${id}`);
+      throw new HttpError(401, 'missing or invalid token');
+    }
+    if (!session.acceptsToken(token)) throw new HttpError(401, 'missing or invalid token');
+    return session;
+  }
+  const own = manager.list().find((session) => session.ownsToken(token));
+  if (own) return own;
+  if (token !== undefined && manager.isServiceToken(token)) {
+    throw new HttpError(
+      400,
+      'discovery at the service root needs a session token; with the service token ask /v1/sessions/<id>/json/version',
+    );
+  }
+  throw new HttpError(401, 'missing or invalid token');
+}
+
+export function discoveryRoutes(
+  app: App,
+  manager: SessionManager,
+  publicBaseUrl: string | undefined,
+): void {
+  const version = async (request: FastifyRequest) => {
+    const session = discoverySession(request, manager);
+    const own = await session.browser.versionInfo();
+    const token = session.doorToken();
+    return { ...own, webSocketDebuggerUrl: doorUrl(request, publicBaseUrl, session.id, token) };
+  };
+  const list = async (request: FastifyRequest) => {
+    const session = discoverySession(request, manager);
+    const token = session.doorToken();
+    return (await session.browser.targets())
+      .filter((t) => t.type === 'page' && !isInternalUrl(t.url))
+      .map((t) => ({
+        id: t.id,
+        type: t.type,
+        title: t.title,
+        url: t.url,
+        description: t.description ?? '',
+        webSocketDebuggerUrl: doorUrl(request, publicBaseUrl, session.id, token, t.id),
+      }));
+  };
+  const protocol = async (request: FastifyRequest) =>
+    discoverySession(request, manager).browser.protocol();
+  const handlers = {
+    'json/version': version,
+    'json/list': list,
+    json: list,
+    'json/protocol': protocol,
+  };
+  // The handlers check the token themselves: the session's own is good here too.
+  const options = { config: { public: true, discovery: true } };
+  for (const prefix of ['/v1/sessions/:id/', '/']) {
+    for (const path of PATHS) {
+      for (const slash of ['', '/']) {
+        try {
+          app.get(`${prefix}${path}${slash}`, options, handlers[path]);
+        } catch {
+          // A server that ignores trailing slashes serves both spellings from the first.
+        }
+      }
+    }
+  }
+}

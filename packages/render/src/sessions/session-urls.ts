@@ -1,0 +1,28 @@
+import type { FastifyRequest } from 'fastify';
+import { bearerToken } from '@havn/shared';
+
+// How a session is reached over HTTP: the token a request presents, and the door's URLs the
+// service hands out (docs/sessions.md#connecting-a-cdp-client).
+
+/** A bearer header, or `?token=` for clients that cannot send one. */
+export function presentedToken(request: FastifyRequest): string | undefined {
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = typeof query?.['token'] === 'string' ? query['token'] : undefined;
+  return bearerToken(request.headers.authorization) ?? fromQuery;
+}
+
+/**
+ * The door's WebSocket URL for the browser, or for one page (`pageId`); `https` becomes `wss`.
+ * It carries the session's own token: the service token never goes in a URL.
+ */
+export function doorUrl(
+  request: FastifyRequest,
+  base: string | undefined,
+  id: string,
+  token: string,
+  pageId?: string,
+): string {
+  const origin = base ?? `${request.protocol}://${request.headers.host ?? request.hostname}`;
+  const page = pageId === undefined ? '' : `/page/${pageId}`;
+  return `${origin.replace(/^http/, 'ws')}/v1/sessions/${id}/cdp${page}?token=${encodeURIComponent(token)}`;
+}
