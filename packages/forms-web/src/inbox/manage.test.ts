@@ -9,7 +9,8 @@ import { launchBrowser } from '../test-support/browser.js';
 import { ensureBuilt } from '../test-support/build.js';
 import { startReceiver } from '../test-support/receiver.js';
 import { type Site, startSite } from '../test-support/site.js';
-import { type Stack, startStack } from '../test-support/stack.js';
+import { CONTACT_DEFINITION } from '../test-support/definitions.js';
+import { type Stack, startFailingWebhook, startStack } from '../test-support/stack.js';
 
 let browser: Browser;
 let site: Site;
@@ -279,6 +280,41 @@ describe('managing forms', () => {
       topics: ['product'],
       consent: true,
     });
+  });
+
+  it('shows why a webhook fails in its delivery log, and redelivers', async () => {
+    const failing = await startFailingWebhook();
+    try {
+      await stack.putContactForm([site.origin], CONTACT_DEFINITION, [{ url: failing.url }]);
+      await stack.submit({ name: 'Annie Easley', terms: true }, site.origin);
+      await expect.poll(() => failing.hits()).toBe(1);
+      const page = await openInbox();
+      await page.getByRole('link', { name: 'Forms', exact: true }).click();
+      await page.getByRole('link', { name: /Contact/ }).click();
+      await page.getByRole('link', { name: 'Form settings' }).click();
+      await tab(page, 'Webhooks').click();
+      const log = page.getByRole('region', { name: `Deliveries to ${failing.url}` });
+      const row = log.getByRole('row').nth(1);
+      await row.getByRole('cell', { name: 'pending', exact: true }).waitFor();
+      expect(await row.innerText()).toMatch(/1 attempt · HTTP 500 · .*next try/);
+      await row.getByRole('button', { name: 'Redeliver' }).click();
+      await page.getByRole('status').getByText('Redelivery queued.').waitFor();
+      await expect.poll(() => failing.hits()).toBe(2);
+      // The second attempt is recorded a moment after the receiver saw it: Refresh until then.
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Refresh' }).click();
+            return row.innerText();
+          },
+          { timeout: 10_000, interval: 500 },
+        )
+        .toMatch(/2 attempts · HTTP 500/);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.close();
+    } finally {
+      await failing.close();
+    }
   });
 
   it('renames and describes a form without losing what the page does not show, and deletes it only once its name is typed', async () => {

@@ -149,6 +149,16 @@ function NewSecret(props: { hook: { url: string; secret: string }; onDone: () =>
   );
 }
 
+/** "2 attempts · HTTP 500 · next try …", or "1 attempt · HTTP 204 · delivered …". */
+function details(d: Delivery): string {
+  const parts = [`${String(d.attempts)} ${d.attempts === 1 ? 'attempt' : 'attempts'}`];
+  if (d.lastStatus !== null) parts.push(`HTTP ${String(d.lastStatus)}`);
+  if (d.lastError) parts.push(d.lastError);
+  if (d.deliveredAt) parts.push(`delivered ${formatDate(d.deliveredAt)}`);
+  else if (d.nextAttemptAt) parts.push(`next try ${formatDate(d.nextAttemptAt)}`);
+  return parts.join(' · ');
+}
+
 interface LogRow {
   submission: string;
   receivedAt: string;
@@ -206,9 +216,7 @@ function DeliveryLog(props: { api: Api; form: string; url: string }) {
               <tr>
                 <th scope="col">Submission</th>
                 <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last answer</th>
-                <th scope="col">Delivered or next try</th>
+                <th scope="col">Details</th>
                 <th scope="col">
                   <span class="sr">Actions</span>
                 </th>
@@ -221,19 +229,7 @@ function DeliveryLog(props: { api: Api; form: string; url: string }) {
                     <a href={href.submission(form, r.submission)}>{formatDate(r.receivedAt)}</a>
                   </td>
                   <td>{r.delivery.status}</td>
-                  <td>{r.delivery.attempts}</td>
-                  <td class="wrap">
-                    {r.delivery.lastStatus !== null ? `HTTP ${String(r.delivery.lastStatus)}` : ''}
-                    {r.delivery.lastError ? ` ${r.delivery.lastError}` : ''}
-                    {r.delivery.lastStatus === null && !r.delivery.lastError ? '—' : ''}
-                  </td>
-                  <td>
-                    {r.delivery.deliveredAt
-                      ? formatDate(r.delivery.deliveredAt)
-                      : r.delivery.nextAttemptAt
-                        ? `next ${formatDate(r.delivery.nextAttemptAt)}`
-                        : '—'}
-                  </td>
+                  <td class="wrap">{details(r.delivery)}</td>
                   <td>
                     <button
                       type="button"
