@@ -4,6 +4,7 @@
 import { createHmac } from 'node:crypto';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FormRecord } from './api.js';
 import { axeViolations } from '../test-support/axe.js';
 import { launchBrowser } from '../test-support/browser.js';
 import { ensureBuilt } from '../test-support/build.js';
@@ -52,13 +53,6 @@ const NEWSLETTER = {
   thanks: 'Welcome aboard!',
 };
 
-interface FormRecord {
-  name: string;
-  description: string;
-  allowedOrigins: string[];
-  webhooks: { url: string; secret: string }[];
-  definitionVersion: number | null;
-}
 const readForm = async (id: string) =>
   (await stack.api<{ form: FormRecord }>('GET', `/api/orgs/acme/forms/${id}`)).form;
 
