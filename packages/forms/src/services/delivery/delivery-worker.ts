@@ -53,7 +53,8 @@ export class DeliveryWorker {
   private lastLaunch = 0;
   private page: DeliveryRow[] = [];
   private pageReadAt = 0;
-  private pumping = false;
+  /** The round of reading and launching under way, if any. */
+  private pumping: Promise<void> | undefined;
   private again = false;
   private stopped = true;
   private kicked = false;
@@ -97,6 +98,9 @@ export class DeliveryWorker {
     this.stopped = true;
     this.page = [];
     clearTimeout(this.timer);
+    // A round reading the outbox right now launches nothing more once it returns; wait for it, so
+    // every attempt it did launch is waited for below and its lease is not handed back in flight.
+    await this.pumping?.catch(() => undefined);
     await Promise.allSettled([...this.inFlight.values()]);
     await this.deps.deliveries.releaseLeases().catch((err: unknown) => {
       this.deps.log.error({ err }, 'delivery worker: handing back the leases failed');
@@ -107,12 +111,22 @@ export class DeliveryWorker {
     return !this.stopped;
   }
 
-  private async pump(): Promise<void> {
+  private pump(): Promise<void> {
     if (this.pumping) {
       this.again = true;
-      return;
+      return this.pumping;
     }
-    this.pumping = true;
+    const round = this.pumpOnce().finally(() => {
+      this.pumping = undefined;
+      // An attempt that finished while we were arming the timer asked for another round.
+      if (this.again && !this.stopped) void this.pump();
+    });
+    // Set before the round can finish: its `finally` runs on a later microtask.
+    this.pumping = round;
+    return round;
+  }
+
+  private async pumpOnce(): Promise<void> {
     try {
       let saturated = false;
       do {
@@ -129,6 +143,8 @@ export class DeliveryWorker {
           break;
         }
         const rows = await this.take(free);
+        // Stopped while the outbox was read: launch nothing (stop hands the claims back).
+        if (!this.running()) break;
         if (rows.length > 0) this.lastLaunch = performance.now();
         for (const row of rows) this.launch(row);
         if (rows.length === free) this.again = true;
@@ -139,11 +155,7 @@ export class DeliveryWorker {
     } catch (err) {
       this.deps.log.error({ err }, 'delivery worker: reading the outbox failed');
       if (!this.stopped) this.setTimer(5_000);
-    } finally {
-      this.pumping = false;
     }
-    // An attempt that finished while we were arming the timer asked for another round.
-    if (this.again && !this.stopped) void this.pump();
   }
 
   /** Up to `n` due deliveries, from the page read last if it still holds enough. */
