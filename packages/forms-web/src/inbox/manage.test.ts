@@ -102,7 +102,7 @@ describe('managing forms', () => {
       { ...NEWSLETTER, questions: [{ ...NEWSLETTER.questions[0], type: 'phone' }] },
       null,
       2,
-    );
+    ).replace('  "questions"', '\n  "questions"'); // a blank line above the mistake
     await editor(page).fill(wrong);
     const badLine = lineOf(wrong, '"type": "phone"');
     await page
@@ -115,6 +115,15 @@ describe('managing forms', () => {
         .nth(badLine - 1)
         .getAttribute('class'),
     ).toContain('bad');
+    // The message sits on the mistake's line, level with the text the person typed.
+    const top = async (n: number) => (await page.locator('.code-line').nth(n).boundingBox())!.y;
+    const lineHeight = (await top(1)) - (await top(0));
+    expect(Math.round((await top(badLine - 1)) - (await top(0)))).toBe(
+      Math.round((badLine - 1) * lineHeight),
+    );
+    expect(Math.round((await page.locator('.code-gutter .bad').boundingBox())!.y)).toBe(
+      Math.round(await top(badLine - 1)),
+    );
     await page
       .getByRole('listitem')
       .filter({ hasText: `Line ${String(badLine)}: questions/0/type must be one of` })

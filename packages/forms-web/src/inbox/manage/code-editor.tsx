@@ -59,7 +59,8 @@ export function CodeEditor(props: {
               const messages = byLine.get(n + 1);
               return (
                 <div key={n} class={messages ? 'code-line bad' : 'code-line'}>
-                  <span class="ghost">{l}</span>
+                  {/* A blank line still takes a line's height, so the lines below stay aligned. */}
+                  <span class="ghost">{l === '' ? ' ' : l}</span>
                   {messages && <span class="inline-problem">{`  ← ${messages.join('; ')}`}</span>}
                 </div>
               );
