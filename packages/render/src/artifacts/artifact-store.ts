@@ -17,13 +17,33 @@ export interface ArtifactDescriptor {
   /** ISO 8601 UTC with milliseconds. */
   createdAt: string;
   labels: Labels;
+  /** The browser session that made it; absent for one-shot renders. */
+  session?: string;
 }
 
 export interface ArtifactInput {
   contentType: string;
   labels: Labels;
+  session?: string | undefined;
   /** The bytes, or a file that the store takes over (moved, not copied), e.g. a stitched video. */
   body: Buffer | { path: string };
+}
+
+export interface ArtifactQuery {
+  session?: string | undefined;
+  /** Every one of these labels, with these values. */
+  labels?: Labels | undefined;
+  limit: number;
+  /** From a previous page's answer: where that page ended. */
+  cursor?: string | undefined;
+}
+
+/** A listing query the store cannot answer (a cursor it never gave out). */
+export class ArtifactQueryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ArtifactQueryError';
+  }
 }
 
 export interface ArtifactStore {
@@ -32,6 +52,8 @@ export interface ArtifactStore {
   describe(id: string): Promise<ArtifactDescriptor | undefined>;
   /** The descriptor and a stream of the stored bytes, or undefined when absent or expired. */
   get(id: string): Promise<{ descriptor: ArtifactDescriptor; stream: Readable } | undefined>;
+  /** Live artifacts matching `query`, newest first, and the cursor of the next page if any. */
+  list(query: ArtifactQuery): Promise<{ artifacts: ArtifactDescriptor[]; cursor?: string }>;
   /** Removes artifacts created before `cutoff`; returns how many were removed. */
   expire(cutoff: Date): Promise<number>;
 }

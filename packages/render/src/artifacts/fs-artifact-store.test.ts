@@ -61,6 +61,52 @@ describe('FsArtifactStore', () => {
     expect(await text((await store.get(d.id))!.stream)).toBe('mp4 bytes');
   });
 
+  it('lists by session and labels, newest first, a page at a time with a cursor', async () => {
+    const store = await open();
+    const made = [];
+    for (let i = 0; i < 7; i++) {
+      made.push(
+        await store.put({
+          contentType: 'image/png',
+          labels: { run: i % 2 === 0 ? 'even' : 'odd', label: `shot-${i}` },
+          ...(i < 5 && { session: 'S1' }),
+          body: Buffer.from([i]),
+        }),
+      );
+      // Two artifacts in the same millisecond are ordered by id, and pages still neither
+      // repeat nor skip them.
+      if (i % 2 === 1) now += 1;
+    }
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await store.list({ session: 'S1', limit: 2, cursor });
+      pages.push(page.artifacts.map((a) => a.id));
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+    const expected = made
+      .slice(0, 5)
+      .sort((a, b) =>
+        a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1,
+      )
+      .map((a) => a.id);
+    expect(pages.flat()).toEqual(expected);
+    expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
+    const even = await store.list({ labels: { run: 'even' }, limit: 50 });
+    expect(even.artifacts.map((a) => a.labels['label'])).toEqual([
+      'shot-6',
+      'shot-4',
+      'shot-2',
+      'shot-0',
+    ]);
+    expect(even.cursor).toBeUndefined();
+    expect(made[0]!.session).toBe('S1');
+    expect(made[6]).not.toHaveProperty('session');
+    await expect(store.list({ limit: 5, cursor: 'not-a-cursor' })).rejects.toThrow(
+      /cursor is not one this service gave out/,
+    );
+  });
+
   it('treats unknown, malformed and path-like ids as absent', async () => {
     const store = await open();
     for (const id of ['AAAAAAAAAAAAAAAAAAAAAA', '../../etc/passwd', '', 'x'.repeat(500)]) {

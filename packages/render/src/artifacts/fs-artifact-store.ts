@@ -2,7 +2,13 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomToken } from '@havn/shared';
-import type { ArtifactDescriptor, ArtifactInput, ArtifactStore } from './artifact-store.js';
+import {
+  ArtifactQueryError,
+  type ArtifactDescriptor,
+  type ArtifactInput,
+  type ArtifactQuery,
+  type ArtifactStore,
+} from './artifact-store.js';
 
 // The filesystem artifact store (spec 1 §2.2, §3.3, §4.12): `<id>.bin` holds the bytes and
 // `<id>.json` the descriptor, so that artifacts survive a restart. The descriptor is renamed into
@@ -44,6 +50,7 @@ export class FsArtifactStore implements ArtifactStore {
       contentType: input.contentType,
       createdAt: new Date(this.#now()).toISOString(),
       labels: { ...input.labels },
+      ...(input.session !== undefined && { session: input.session }),
     });
     let descriptor: ArtifactDescriptor;
     if (Buffer.isBuffer(input.body)) {
@@ -92,6 +99,34 @@ export class FsArtifactStore implements ArtifactStore {
     return opened ? { descriptor, stream } : undefined;
   }
 
+  /**
+   * Reads every descriptor: the store is a cache of at most ARTIFACT_TTL_MS of output, so a scan
+   * is cheaper than an index to keep in step. Order: newest first, ties by id; the cursor is the
+   * last artifact of a page (`createdAt` and id), so a page never repeats or skips one.
+   */
+  async list(query: ArtifactQuery): Promise<{ artifacts: ArtifactDescriptor[]; cursor?: string }> {
+    const names = await readdir(this.#dir);
+    const all = await Promise.all(
+      names.filter((n) => n.endsWith('.json')).map((n) => this.describe(n.slice(0, -5))),
+    );
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    if (query.cursor !== undefined && !after) {
+      throw new ArtifactQueryError('cursor is not one this service gave out');
+    }
+    const wanted = Object.entries(query.labels ?? {});
+    const matching = all
+      .filter((a): a is ArtifactDescriptor => a !== undefined)
+      .filter((a) => query.session === undefined || a.session === query.session)
+      .filter((a) => wanted.every(([key, value]) => a.labels[key] === value))
+      .sort(newestFirst)
+      .filter((a) => !after || newestFirst(after, a) < 0);
+    const page = matching.slice(0, query.limit);
+    const last = page.at(-1);
+    return matching.length > query.limit && last
+      ? { artifacts: page, cursor: encodeCursor(last) }
+      : { artifacts: page };
+  }
+
   async expire(cutoff: Date): Promise<number> {
     let removed = 0;
     const names = await readdir(this.#dir);
@@ -123,6 +158,27 @@ export class FsArtifactStore implements ArtifactStore {
     }
     return removed;
   }
+}
+
+/** Newest first, ties by id; plain code-unit order, so the cursor compares the same way. */
+function newestFirst(
+  a: Pick<ArtifactDescriptor, 'createdAt' | 'id'>,
+  b: Pick<ArtifactDescriptor, 'createdAt' | 'id'>,
+): number {
+  const [x, y] = a.createdAt === b.createdAt ? [a.id, b.id] : [a.createdAt, b.createdAt];
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+function encodeCursor(a: ArtifactDescriptor): string {
+  return Buffer.from(`${a.createdAt} ${a.id}`).toString('base64url');
+}
+
+/** The position a cursor names, or undefined for one the store never gave out. */
+function decodeCursor(cursor: string): { createdAt: string; id: string } | undefined {
+  const [createdAt, id, extra] = Buffer.from(cursor, 'base64url').toString().split(' ');
+  const valid =
+    createdAt && id && extra === undefined && ID.test(id) && !isNaN(Date.parse(createdAt));
+  return valid ? { createdAt, id } : undefined;
 }
 
 async function moveFile(from: string, to: string): Promise<void> {

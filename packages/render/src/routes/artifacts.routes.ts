@@ -1,10 +1,44 @@
 import { HttpError } from '@havn/shared';
 import { Type } from 'typebox';
-import type { ArtifactStore } from '../artifacts/artifact-store.js';
+import { ArtifactQueryError, type ArtifactStore } from '../artifacts/artifact-store.js';
+import { ArtifactList, ArtifactListQuery } from '../schemas/artifact.schema.js';
 import type { App } from '../server-context.js';
 
-/** GET /v1/artifacts/<id> (spec 1 §4.12): the stored bytes, streamed, or 404. */
+/** `key:value` query values as a label filter; answers 400 naming one without a colon. */
+function labelFilter(label: string | string[] | undefined): Record<string, string> | undefined {
+  if (label === undefined) return undefined;
+  const filter: Record<string, string> = {};
+  for (const pair of Array.isArray(label) ? label : [label]) {
+    const colon = pair.indexOf(':');
+    if (colon <= 0)
+      throw new HttpError(400, `label must be key:value, got ${JSON.stringify(pair)}`);
+    filter[pair.slice(0, colon)] = pair.slice(colon + 1);
+  }
+  return filter;
+}
+
+/**
+ * GET /v1/artifacts/<id> (spec 1 §4.12): the stored bytes, streamed, or 404. GET /v1/artifacts:
+ * the live artifacts, newest first, by session and labels, a page at a time
+ * (docs/render.md#get-v1artifacts), so a closed session's recording can always be found.
+ */
 export function artifactsRoutes(app: App, store: ArtifactStore): void {
+  app.get(
+    '/v1/artifacts',
+    { schema: { querystring: ArtifactListQuery, response: { 200: ArtifactList } } },
+    async (request) => {
+      const { session, label, cursor } = request.query;
+      const limit = Number(request.query.limit ?? 50);
+      if (!(limit >= 1 && limit <= 500)) throw new HttpError(400, 'limit must be from 1 to 500');
+      try {
+        return await store.list({ session, labels: labelFilter(label), limit, cursor });
+      } catch (err) {
+        if (err instanceof ArtifactQueryError) throw new HttpError(400, err.message);
+        throw err;
+      }
+    },
+  );
+
   app.get(
     '/v1/artifacts/:id',
     {

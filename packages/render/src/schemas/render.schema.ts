@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ArtifactDescriptor } from './artifact.schema.js';
 
 // The request and response shapes of spec 1 §4.3 and §4.4, declared once: Fastify validates with
 // them, handlers take their types from them, and the OpenAPI document is generated from them.
@@ -115,15 +116,6 @@ export type BatchBody = Static<typeof BatchBody>;
 
 /** The fields both bodies share (everything but `profile` / `profiles`). */
 export type RenderOptions = Omit<RenderBody, 'profile'>;
-
-export const ArtifactDescriptor = Type.Object({
-  id: Type.String(),
-  url: Type.String({ description: '/v1/artifacts/<id>' }),
-  bytes: Type.Integer(),
-  contentType: Type.String(),
-  createdAt: Type.String({ description: 'ISO 8601 UTC with milliseconds.' }),
-  labels: Type.Record(Type.String(), Type.String()),
-});
 
 export const RenderResult = Type.Object({
   profile: Type.String(),

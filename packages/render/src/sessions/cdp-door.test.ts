@@ -254,7 +254,7 @@ describe('HTTP discovery and Playwright', () => {
     const own = { authorization: `Bearer ${token}` };
     const get = async (path: string, headers: Record<string, string> = own) => {
       const response = await fetch(`${t.baseUrl}${path}`, { headers });
-      return { status: response.status, body: (await response.json()) };
+      return { status: response.status, body: await response.json() };
     };
     for (const prefix of [`/v1/sessions/${session.id}`, '']) {
       expect((await get(`${prefix}/json/version`)).body).toMatchObject({

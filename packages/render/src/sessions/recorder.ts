@@ -87,15 +87,15 @@ export class Recorder {
     });
   }
 
-  /** Stops, stitches and stores the video as a `video/mp4` artifact with `labels`. */
+  /** Stops, stitches and stores the video as a `video/mp4` artifact of `session`. */
   async store(
     artifacts: ArtifactStore,
-    labels: Labels,
+    owner: { session: string; labels: Labels },
     ffmpegPath: string,
   ): Promise<ArtifactDescriptor | undefined> {
     const video = await this.stitch(ffmpegPath);
     if (!video) return undefined;
-    return artifacts.put({ contentType: 'video/mp4', labels, body: { path: video } });
+    return artifacts.put({ contentType: 'video/mp4', ...owner, body: { path: video } });
   }
 
   private onFrame(frame: { data: Buffer; timestamp: number }): void {

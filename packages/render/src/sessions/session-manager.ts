@@ -52,6 +52,9 @@ export interface SessionManagerDeps {
 export type CreateSessionInput = CreateSessionBody;
 export type ScreenshotInput = ScreenshotBody;
 
+/** How a session ended, for its log line (docs/sessions.md#recording). */
+export type CloseReason = 'deleted' | 'lease expired' | 'browser exited' | 'service shutdown';
+
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
   private readonly closingSessions = new Set<Session>();
@@ -155,8 +158,7 @@ export class SessionManager {
       this.sessions.set(session.id, session);
       const launched = browser;
       launched.onExit(() => {
-        this.deps.log.warn({ session: session.id }, 'session browser exited; closing the session');
-        this.closeInBackground(session);
+        this.closeInBackground(session, 'browser exited');
       });
       this.deps.log.info({ session: session.id, profile: profile.name }, 'session opened');
       return { session, token };
@@ -202,6 +204,7 @@ export class SessionManager {
     const labels =
       input.label === undefined ? session.labels : { ...session.labels, label: input.label };
     const artifact = await this.deps.artifacts.put({
+      session: session.id,
       contentType: `image/${format}`,
       labels,
       body: bytes,
@@ -210,9 +213,12 @@ export class SessionManager {
     return artifact;
   }
 
-  /** Spec 3.1 DELETE: recorder stopped, mp4 stitched, browser closed; every artifact returned. */
-  close(session: Session): Promise<ArtifactDescriptor[]> {
-    session.closing ??= this.finish(session);
+  /**
+   * Spec 3.1 DELETE: recorder stopped, mp4 stitched, browser closed; every artifact returned. The
+   * same path for every way a session ends, named in its log line.
+   */
+  close(session: Session, how: CloseReason = 'deleted'): Promise<ArtifactDescriptor[]> {
+    session.closing ??= this.finish(session, how);
     return session.closing;
   }
 
@@ -220,13 +226,13 @@ export class SessionManager {
   async closeAll(): Promise<void> {
     this.accepting = false;
     clearInterval(this.reaper);
-    await Promise.all(this.list().map((s) => this.close(s)));
+    await Promise.all(this.list().map((s) => this.close(s, 'service shutdown')));
     await Promise.all([...this.closingSessions].map((s) => s.closing ?? Promise.resolve([])));
   }
 
   /** Closes a session nobody waits on (reaper, dead browser); a failure is logged, not thrown. */
-  private closeInBackground(session: Session): void {
-    this.close(session).catch((err: unknown) => {
+  private closeInBackground(session: Session, how: CloseReason): void {
+    this.close(session, how).catch((err: unknown) => {
       this.deps.log.error({ session: session.id, err }, 'closing the session failed');
     });
   }
@@ -234,27 +240,33 @@ export class SessionManager {
   private reap(): void {
     for (const session of this.sessions.values()) {
       if (session.expired()) {
-        this.deps.log.info({ session: session.id }, 'session lease expired');
-        this.closeInBackground(session);
+        this.closeInBackground(session, 'lease expired');
       }
     }
   }
 
-  private async finish(session: Session): Promise<ArtifactDescriptor[]> {
+  private async finish(session: Session, how: CloseReason): Promise<ArtifactDescriptor[]> {
     this.sessions.delete(session.id);
     this.closingSessions.add(session);
     session.disconnectAll();
     try {
       // Spec 1 §4.8: recorder stopped, then the mp4 stitched, then the browser closed.
       const video = await session.recorder
-        ?.store(this.deps.artifacts, session.labels, this.deps.config.ffmpegPath)
+        ?.store(
+          this.deps.artifacts,
+          { session: session.id, labels: session.labels },
+          this.deps.config.ffmpegPath,
+        )
         .catch((err: unknown) => {
           this.deps.log.error({ session: session.id, err }, 'recording could not be stitched');
         });
       if (video) session.artifacts.push(video);
       await session.browser.close();
       await session.cleanup();
-      this.deps.log.info({ session: session.id }, 'session closed');
+      this.deps.log.info(
+        { session: session.id, how, artifacts: session.artifacts.map((a) => a.id) },
+        `session closed (${how})`,
+      );
       return [...session.artifacts];
     } finally {
       await rm(session.dir, { recursive: true, force: true }).catch(() => undefined);

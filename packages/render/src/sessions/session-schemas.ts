@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ArtifactDescriptor } from '../schemas/artifact.schema.js';
 
 // Request and response schemas of spec 1 §4.5-4.10. Unknown body fields are ignored (spec 1 §4.3
 // rule 2 holds for every body), but not unknown `record` options; a bad field answers 400 naming
@@ -60,15 +61,6 @@ export type TouchBody = Static<typeof TouchBody>;
 export const SessionParams = Type.Object({ id: Type.String() });
 export type SessionParams = Static<typeof SessionParams>;
 
-export const ArtifactDescriptorSchema = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  bytes: Type.Integer(),
-  contentType: Type.String(),
-  createdAt: Type.String(),
-  labels: Labels,
-});
-
 /** Spec 1 §2.4; `cdpUrl` only in the creation response. */
 export const SessionDescriptorSchema = Type.Object({
   id: Type.String(),
@@ -79,6 +71,6 @@ export const SessionDescriptorSchema = Type.Object({
   frames: Type.Integer(),
   pages: Type.Integer(),
   attached: Type.Integer(),
-  artifacts: Type.Array(ArtifactDescriptorSchema),
+  artifacts: Type.Array(ArtifactDescriptor),
   cdpUrl: Type.Optional(Type.String()),
 });

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import puppeteer from 'puppeteer-core';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,7 @@ let base: string;
 let dir: string;
 let fixture: TestServer;
 let closed = false;
+const logs: string[] = [];
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 beforeAll(async () => {
@@ -37,7 +39,15 @@ beforeAll(async () => {
   });
   app = await composeServer({
     config,
-    log: createLogger({ name: 'sessions-service-test', level: 'silent' }),
+    log: createLogger({
+      name: 'sessions-service-test',
+      destination: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          logs.push(chunk.toString());
+          done();
+        },
+      }),
+    }),
     extensions: [sessionsExtension({ reaperIntervalMs: 200 })],
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -68,6 +78,23 @@ async function api(
 function localDoor(cdpUrl: string): string {
   const url = new URL(cdpUrl);
   return `${base.replace(/^http/, 'ws')}${url.pathname}${url.search}`;
+}
+
+/** The session's mp4 is listed once it closed, and the log line says how it closed. */
+async function expectRecording(id: string, how: string): Promise<void> {
+  await expect
+    .poll(async () => (await api('GET', `/v1/artifacts?session=${id}`)).body['artifacts'], {
+      timeout: 15_000,
+    })
+    .toMatchObject([{ contentType: 'video/mp4', session: id }]);
+  const artifacts = (await api('GET', `/v1/artifacts?session=${id}`)).body['artifacts'] as {
+    id: string;
+  }[];
+  const closedLine = () =>
+    logs.find((l) => l.includes(`"session":"${id}"`) && l.includes('session closed'));
+  await expect.poll(closedLine).toContain(`session closed (${how})`);
+  const line = closedLine();
+  expect(line).toContain(artifacts[0]!.id);
 }
 
 describe('sessions in the render service', () => {
@@ -190,6 +217,28 @@ describe('sessions in the render service', () => {
       .poll(async () => (await api('GET', `/v1/sessions/${id}`)).status, { timeout: 15_000 })
       .toBe(404);
     ws.close();
+    await expectRecording(id, 'browser exited');
+  });
+
+  it('keeps the recording of a session whose lease ran out, listed by session and label', async () => {
+    const created = await api('POST', '/v1/sessions', {
+      record: true,
+      ttlMs: 1000,
+      url: `${fixture.url}/anim`,
+      labels: { job: 'lease' },
+    });
+    const id = created.body['id'] as string;
+    await expect
+      .poll(async () => (await api('GET', `/v1/sessions/${id}`)).status, { timeout: 15_000 })
+      .toBe(404);
+    await expectRecording(id, 'lease expired');
+    const byLabel = await api('GET', '/v1/artifacts?label=job:lease&limit=1');
+    expect(byLabel.body['artifacts']).toMatchObject([{ session: id, contentType: 'video/mp4' }]);
+    expect((await api('GET', '/v1/artifacts?label=job')).status).toBe(400);
+    expect((await api('GET', '/v1/artifacts?cursor=xyz')).status).toBe(400);
+    expect((await api('GET', '/v1/artifacts?limit=0')).body).toEqual({
+      error: 'limit must be from 1 to 500',
+    });
   });
 
   it('on close, stops taking sessions and closes every live one as DELETE does, video stitched', async () => {

@@ -3,13 +3,13 @@ import type { Duplex } from 'node:stream';
 import type { FastifyPluginCallback } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HttpError } from '@havn/shared';
+import { ArtifactDescriptor } from '../schemas/artifact.schema.js';
 import { CdpDoor } from './cdp-door.js';
 import { discoveryRoutes } from './discovery.routes.js';
 import type { Session } from './session.js';
 import type { SessionManager } from './session-manager.js';
 import { doorUrl, presentedToken } from './session-urls.js';
 import {
-  ArtifactDescriptorSchema,
   CreateSessionBody,
   ScreenshotBody,
   SessionDescriptorSchema,
@@ -110,7 +110,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
       schema: {
         params: SessionParams,
         response: {
-          200: Type.Object({ id: Type.String(), artifacts: Type.Array(ArtifactDescriptorSchema) }),
+          200: Type.Object({ id: Type.String(), artifacts: Type.Array(ArtifactDescriptor) }),
         },
       },
     },
@@ -127,7 +127,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
       schema: {
         params: SessionParams,
         body: ScreenshotBody,
-        response: { 200: ArtifactDescriptorSchema },
+        response: { 200: ArtifactDescriptor },
       },
     },
     async (request) => manager.screenshot(live(request.params.id), request.body),
