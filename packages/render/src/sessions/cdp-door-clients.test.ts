@@ -20,12 +20,7 @@ describe.each(BROWSERS)('automation clients through the door, against %s', (chro
 
   beforeAll(async () => {
     t = await startSessionTestApp({ chromiumPath });
-    const response = await fetch(`${t.baseUrl}/v1/sessions`, {
-      method: 'POST',
-      headers: { ...t.auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: t.fixture.url }),
-    });
-    ({ cdpUrl } = (await response.json()) as { cdpUrl: string });
+    ({ cdpUrl } = await t.openSession());
   });
   afterAll(async () => {
     await t.close();

@@ -71,19 +71,12 @@ describe.each(BROWSERS)('an attacker with a session token, against %s', (chromiu
   let canary: Canary;
   let session: { id: string; cdpUrl: string };
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${t.baseUrl}${path}`, {
-      method,
-      headers: { ...t.auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const api = (method: string, path: string, body?: unknown) => t.api(method, path, body);
 
   beforeAll(async () => {
     t = await startSessionTestApp({ chromiumPath, maxClients: 3 });
     canary = await startCanary();
-    session = (await api('POST', '/v1/sessions', { url: t.fixture.url })).body as typeof session;
+    session = await t.openSession();
   });
   afterAll(async () => {
     await t.close();

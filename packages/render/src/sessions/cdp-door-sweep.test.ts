@@ -102,21 +102,9 @@ describe.each(BROWSERS)('a sweep of the whole protocol, against %s', (chromiumPa
     t = await startSessionTestApp({ chromiumPath, maxSessions: 12 });
     canary = await startCanary();
     outside = await mkdtemp(join(tmpdir(), 'havn-sweep-outside-'));
-    const response = await fetch(`${t.baseUrl}/v1/sessions`, {
-      method: 'POST',
-      headers: { ...t.auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: t.fixture.url }),
-    });
-    ({ cdpUrl, id } = (await response.json()) as { cdpUrl: string; id: string });
+    ({ cdpUrl, id } = await t.openSession());
   });
-  const newSession = async (): Promise<string> => {
-    const response = await fetch(`${t.baseUrl}/v1/sessions`, {
-      method: 'POST',
-      headers: { ...t.auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: t.fixture.url }),
-    });
-    return ((await response.json()) as { cdpUrl: string }).cdpUrl;
-  };
+  const newSession = async (): Promise<string> => (await t.openSession()).cdpUrl;
   afterAll(async () => {
     await t.close();
     await canary.close();

@@ -65,6 +65,14 @@ export interface SessionTestApp {
   refusals: string[];
   fixture: TestServer;
   proxy: GuardProxy;
+  /** An API call with the service token; status and parsed JSON body. */
+  api(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Opens a session on the fixture's start page (or `body`); its id and door URL. */
+  openSession(body?: Record<string, unknown>): Promise<{ id: string; cdpUrl: string }>;
   auth: { authorization: string };
   close(): Promise<void>;
 }
@@ -129,9 +137,25 @@ export async function startSessionTestApp(
   await app.register(sessionRoutes, { manager });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const auth = { authorization: `Bearer ${SERVICE_TOKEN}` };
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
   return {
     app,
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
+    api,
+    openSession: async (body = { url: fixture.url }) => {
+      const created = await api('POST', '/v1/sessions', body);
+      if (created.status !== 201) throw new Error(`POST /v1/sessions answered ${created.status}`);
+      return created.body as { id: string; cdpUrl: string };
+    },
     manager,
     store,
     bytes: async (id) => {
@@ -142,7 +166,7 @@ export async function startSessionTestApp(
     refusals,
     fixture,
     proxy,
-    auth: { authorization: `Bearer ${SERVICE_TOKEN}` },
+    auth,
     close: async () => {
       await app.close();
       await proxy.close();
