@@ -31,3 +31,20 @@ export async function checkRenderUrl(raw: string, policy: HostPolicy, field = 'u
   }
   return url;
 }
+
+/**
+ * Why the private-network policy refuses an http(s) URL a CDP client navigates to, or undefined
+ * (other schemes, and names that do not resolve, are the browser's to fail).
+ */
+export async function policyRefusal(raw: string, policy: HostPolicy): Promise<string | undefined> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  const verdict = await checkHost(url.hostname, policy);
+  if (verdict.ok || verdict.reason !== 'refused') return undefined;
+  return `${verdict.message} (private-network policy)`;
+}

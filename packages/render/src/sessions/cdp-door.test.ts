@@ -179,25 +179,29 @@ describe('the frame policy (issue 4)', () => {
   });
   it('answers every frame of a burst once, refusals and browser replies alike', async () => {
     // Frames leave the door in batches, and refusals go in between Chromium's frames: none may
-    // be lost, held or doubled.
+    // be lost, held or doubled. A navigation whose host the policy must resolve holds what comes
+    // after it, so nothing sent later overtakes it.
     const client = await rawClient(session.cdpUrl);
     try {
       const replies = new Map<number, Record<string, unknown>[]>();
+      const order: number[] = [];
       const all = new Promise<void>((resolve) => {
         client.ws.on('message', (data: Buffer) => {
           const reply = JSON.parse(data.toString()) as Record<string, unknown>;
           const id = reply['id'] as number;
+          order.push(id);
           replies.set(id, [...(replies.get(id) ?? []), reply]);
           if (replies.size === 200) resolve();
         });
       });
+      const kind = (id: number) => (id % 3 === 0 ? 'file' : id % 10 === 1 ? 'private' : 'plain');
       for (let id = 1000; id < 1200; id++) {
-        const refused = id % 3 === 0;
+        const url = kind(id) === 'file' ? 'file:///etc/passwd' : 'http://127.0.0.1:1/';
         client.ws.send(
           JSON.stringify(
-            refused
-              ? { id, method: 'Target.createTarget', params: { url: 'file:///etc/passwd' } }
-              : { id, method: 'Browser.getVersion' },
+            kind(id) === 'plain'
+              ? { id, method: 'Browser.getVersion' }
+              : { id, method: 'Target.createTarget', params: { url } },
           ),
         );
       }
@@ -205,8 +209,15 @@ describe('the frame policy (issue 4)', () => {
       for (let id = 1000; id < 1200; id++) {
         expect(replies.get(id), String(id)).toHaveLength(1);
         const reply = replies.get(id)![0]!;
-        if (id % 3 === 0) expect(reply['error'], String(id)).toMatchObject({ code: -32000 });
-        else expect(reply['result'], String(id)).toHaveProperty('product');
+        if (kind(id) === 'plain') expect(reply['result'], String(id)).toHaveProperty('product');
+        else expect(reply['error'], String(id)).toMatchObject({ code: -32000 });
+        if (kind(id) === 'private') {
+          const at = order.indexOf(id);
+          expect(
+            order.slice(0, at).filter((later) => later > id),
+            String(id),
+          ).toEqual([]);
+        }
       }
     } finally {
       client.close();
@@ -335,9 +346,14 @@ describe('HTTP discovery and Playwright', () => {
       expect(await page.evaluate('document.querySelector("#hello").textContent')).toBe(
         'hello from the fixture',
       );
-      // A context the client created is still behind the guard proxy.
-      const refused = await page.goto(`http://127.0.0.1:${canaryPort}/`).catch(() => null);
-      expect(refused === null ? 'failed' : String(refused.status())).toMatch(/^(failed|403)$/);
+      // A context the client created is still behind the policy: the navigation fails, naming it.
+      await expect(page.goto(`http://127.0.0.1:${canaryPort}/`)).rejects.toThrow(
+        /havn: Page\.navigate: host 127\.0\.0\.1 .*loopback.*\(private-network policy\)/,
+      );
+      // A redirect into private space is refused by the proxy itself, hop by hop.
+      const hop = `http://127.0.0.1:${canaryPort}/`;
+      const redirected = await page.goto(`${t.fixture.url}/redirect?to=${encodeURIComponent(hop)}`);
+      expect(redirected?.status()).toBe(403);
       await context.close();
     } finally {
       await browser.close();
@@ -372,8 +388,7 @@ describe('HTTP discovery and Playwright', () => {
         `[::ffff:7f00:1]:${canaryPort}`,
         `2130706433:${canaryPort}`,
       ]) {
-        const response = await page.goto(`http://${host}/`).catch(() => null);
-        expect(response === null || response.status() === 403, host).toBe(true);
+        await expect(page.goto(`http://${host}/`), host).rejects.toThrow(/private-network policy/);
       }
       await expect(page.goto('file:///etc/passwd')).rejects.toThrow(/only http\(s\) URLs/);
       await context.close();

@@ -38,7 +38,16 @@ export interface FramePolicy {
   /** True only when the service allows insecure TLS and the session asked for it. */
   allowInsecureTls: boolean;
   limits: CaptureLimits;
+  /**
+   * The private-network policy's verdict on a URL a client navigates to: undefined to let it go,
+   * or why it is refused. The proxy judges every request anyway; this makes a navigation to a
+   * refused host fail in the client, naming the policy, instead of loading the proxy's 403 page.
+   */
+  checkUrl?: (url: string) => Promise<string | undefined>;
 }
+
+/** Commands whose URL the door judges against the private-network policy before forwarding. */
+export const NAVIGATIONS: ReadonlySet<string> = new Set(['Page.navigate', 'Target.createTarget']);
 
 // JSON-RPC "parse error" and Chromium's generic server error, as Chromium itself answers them.
 const PARSE_ERROR = -32700;
@@ -329,8 +338,13 @@ function parseCommand(text: string): CdpCommand | undefined {
   return value as unknown as CdpCommand;
 }
 
+/** The CDP error reply that refuses `command`, saying why. */
+export function refusalText(command: CdpCommand, message: string): string {
+  return errorReply(command.id, command.sessionId, REFUSED, message);
+}
+
 function refusal(command: CdpCommand, message: string): FrameVerdict {
-  return { ok: false, reply: errorReply(command.id, command.sessionId, REFUSED, message) };
+  return { ok: false, reply: refusalText(command, message) };
 }
 
 /** Judges one client message; a refusal carries the CDP error reply to send back instead. */

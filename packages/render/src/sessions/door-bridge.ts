@@ -2,7 +2,7 @@ import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DoorSession } from './cdp-door.js';
-import type { FrameJudge } from './cdp-frame-policy.js';
+import { NAVIGATIONS, refusalText, type CdpCommand, type FrameJudge } from './cdp-frame-policy.js';
 import { TargetWatch, WATCHED_EVENTS } from './cdp-targets.js';
 import {
   CLOSE,
@@ -33,6 +33,8 @@ export class DoorBridge {
   private readonly targets = new TargetWatch();
   /** The door's frames for the client, waiting for the end of the frame Chromium is sending. */
   private held: Buffer[] = [];
+  /** Client messages that came while a navigation's URL was being judged, kept in order. */
+  private backlog: { payload: Buffer; raw: Buffer | undefined }[] | undefined;
   private ended = false;
   private readonly attachedAt = Date.now();
   private readonly detach: () => void;
@@ -140,13 +142,48 @@ export class DoorBridge {
 
   /** One whole client message: forwarded as it came, rewritten, or answered with a refusal. */
   private judge(payload: Buffer, raw: Buffer | undefined): void {
+    if (this.backlog) {
+      this.backlog.push({ payload, raw });
+      return;
+    }
     const text = payload.toString('utf8');
     const verdict = this.judgeFrame(text, this.session.framePolicy, this.targets);
     if (!verdict.ok) {
       this.toClient(serverTextFrame(verdict.reply));
       return;
     }
-    const { method, params, sessionId } = verdict.command;
+    const { checkUrl } = this.session.framePolicy;
+    const url = verdict.command.params?.['url'];
+    if (checkUrl && NAVIGATIONS.has(verdict.command.method) && typeof url === 'string') {
+      // The policy resolves names: hold every later message until it answers, so the browser
+      // still sees them in the order they were sent.
+      this.backlog = [];
+      void checkUrl(url)
+        .catch(() => undefined)
+        .then((refused) => {
+          if (this.ended) return;
+          if (refused === undefined) this.forward(verdict.command, verdict.text, text, raw);
+          else {
+            const reply = refusalText(verdict.command, `${verdict.command.method}: ${refused}`);
+            this.toClient(serverTextFrame(reply));
+          }
+          const waiting = this.backlog ?? [];
+          this.backlog = undefined;
+          for (const message of waiting) this.judge(message.payload, message.raw);
+        });
+      return;
+    }
+    this.forward(verdict.command, verdict.text, text, raw);
+  }
+
+  /** Sends a judged message on to Chromium, noting the targets a client brings forward. */
+  private forward(
+    command: CdpCommand,
+    judged: string,
+    text: string,
+    raw: Buffer | undefined,
+  ): void {
+    const { method, params, sessionId } = command;
     if (method === 'Target.activateTarget' && typeof params?.['targetId'] === 'string') {
       this.session.activated(params['targetId']);
     } else if (method === 'Page.bringToFront' && sessionId) {
@@ -154,8 +191,8 @@ export class DoorBridge {
       if (targetId) this.session.activated(targetId);
     }
     // A message that came as one text frame and passes unchanged goes on as that frame.
-    const asSent = verdict.text === text && raw && (raw.readUInt8(0) & 0x0f) === OPCODE.text;
-    this.browser.write(asSent ? raw : clientTextFrame(Buffer.from(verdict.text, 'utf8')));
+    const asSent = judged === text && raw && (raw.readUInt8(0) & 0x0f) === OPCODE.text;
+    this.browser.write(asSent ? raw : clientTextFrame(Buffer.from(judged, 'utf8')));
   }
 }
 

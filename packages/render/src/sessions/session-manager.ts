@@ -8,7 +8,7 @@ import type { BrowserRuntime } from '../browser/browser-runtime.js';
 import { profileUserAgent } from '../browser/profile-context.js';
 import type { GuardProxy, ProxyChannel } from '../netguard/guard-proxy.js';
 import { judgeHops } from '../netguard/navigation-hops.js';
-import { checkRenderUrl } from '../netguard/url-check.js';
+import { checkRenderUrl, policyRefusal } from '../netguard/url-check.js';
 import type { Profile } from '../profiles.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recorder.js';
 import { Session } from './session.js';
@@ -150,6 +150,7 @@ export class SessionManager {
           downloadDir,
           allowInsecureTls: insecureTls,
           limits: this.deps.config.limits,
+          checkUrl: (target) => policyRefusal(target, this.deps.hostPolicy),
         },
         cleanup,
         isServiceToken: this.isServiceToken,
