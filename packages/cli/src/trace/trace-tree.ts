@@ -51,16 +51,19 @@ export function buildTraceTree(operationId: string, rows: readonly Row[]): Trace
     const parent = byId.get(text(n.row.operation_ParentId));
     if (parent && parent !== n) parentOf.set(n, parent);
   }
-  // Walk up from each node; a walk that meets a node twice has found a cycle: cut it there.
+  // Walk up from each node to a root or to a node already checked; a walk that meets a node of
+  // its own path twice has found a cycle: cut it there.
+  const checked = new Set<TraceNode>();
   for (const n of nodes) {
-    const seen = new Set<TraceNode>([n]);
-    for (let p = parentOf.get(n); p; p = parentOf.get(p)) {
-      if (seen.has(p)) {
+    const path = new Set<TraceNode>();
+    for (let p: TraceNode | undefined = n; p && !checked.has(p); p = parentOf.get(p)) {
+      if (path.has(p)) {
         parentOf.delete(p);
         break;
       }
-      seen.add(p);
+      path.add(p);
     }
+    for (const p of path) checked.add(p);
   }
   const tops: TraceNode[] = [];
   for (const n of nodes) {

@@ -4,7 +4,7 @@
 // control characters and escape sequences before it is measured or printed.
 import { severityName } from '../kql/severity.js';
 import { stripControls } from '../output/safe-text.js';
-import { displayWidth, fitWidth, oneLine, paint } from '../output/text.js';
+import { displayWidth, fitWidth, paint } from '../output/text.js';
 import { durationCell } from '../output/view.js';
 import { flatten, isSpan, type TraceNode, type TraceTree } from './trace-tree.js';
 
@@ -72,7 +72,8 @@ function label(n: TraceNode, lasts: readonly boolean[]): string {
 
 function describe(n: TraceNode): string {
   const r = n.row;
-  const clean = (v: unknown) => oneLine(stripControls(typeof v === 'string' ? v : ''));
+  // stripControls has made line breaks spaces already; a tab would still be two columns or eight.
+  const clean = (v: unknown) => stripControls(typeof v === 'string' ? v : '').replace(/\t/g, ' ');
   switch (n.kind) {
     case 'request':
       return `${clean(r.name)}${r.cloud_RoleName ? ` @${clean(r.cloud_RoleName)}` : ''}`;
