@@ -62,7 +62,9 @@ describe('switches', () => {
 
   it('expires artifacts after ARTIFACT_TTL_MS', async () => {
     const res = await anonymous('/v1/render', { html: '<p>short-lived</p>' });
-    const { artifact } = (await res.json()) as { artifact: { url: string } };
+    const body = (await res.json()) as { artifact: { url: string } };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    const { artifact } = body;
     expect((await anonymous(artifact.url)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1100));
     const gone = await anonymous(artifact.url);
