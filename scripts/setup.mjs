@@ -6,10 +6,19 @@
 //     otherwise a message naming the packages and the variables that point elsewhere.
 //  2. npm dependencies from the lockfile, re-installed only when a manifest or the lockfile changed.
 //  3. The build (tsc -b and the web assets), incremental.
+//  4. The `havn` command linked into node_modules/.bin (docs/setup.md#the-havn-command).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -100,11 +109,35 @@ function build() {
   execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
 }
 
+/**
+ * Links `node_modules/.bin/havn` to the built CLI, relative so the tree can move, and leaves a
+ * correct link alone. It runs after the build: `npm ci` links workspace bins before the CLI's
+ * dist/ exists on a fresh clone, so the link npm would make is missing then.
+ * Returns the link's path.
+ */
+export function linkCli(base = root) {
+  const binDir = join(base, 'node_modules', '.bin');
+  const link = join(binDir, 'havn');
+  const target = relative(binDir, join(base, 'packages', 'cli', 'dist', 'main.js'));
+  let current;
+  try {
+    current = readlinkSync(link);
+  } catch {
+    current = undefined;
+  }
+  if (current === target) return link;
+  mkdirSync(binDir, { recursive: true });
+  rmSync(link, { force: true });
+  symlinkSync(target, link);
+  return link;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     installSystemPackages();
     installNpmPackages();
     build();
+    linkCli();
   } catch (err) {
     say(err instanceof Error ? err.message : String(err));
     process.exit(1);
