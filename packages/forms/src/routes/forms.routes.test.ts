@@ -162,3 +162,75 @@ describe('forms and definitions', () => {
     expect(feed.body.submissions).toEqual([]);
   });
 });
+
+describe('PATCH changes only the fields it names', () => {
+  let s: RunningForms;
+  let admin: ReturnType<typeof client>;
+  const beta = '/api/orgs/acme/forms/beta';
+  beforeAll(async () => {
+    s = await startForms();
+    admin = client(s.url);
+    await admin('POST', '/api/orgs', { slug: 'acme', name: 'Acme' });
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  test('a rename keeps origins, webhooks and the definition; the live form keeps answering', async () => {
+    const created = await admin<FormBody>('PUT', beta, {
+      name: 'Beta',
+      description: 'Beta form',
+      allowedOrigins: ['http://site.test'],
+      webhooks: [{ url: 'https://hooks.example/a', secret: 'whsec_c2VjcmV0' }],
+      definition: sampleDefinition,
+    });
+    expect(created.status).toBe(200);
+    const renamed = await admin<FormBody>('PATCH', beta, { name: 'Beta renamed' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({
+      name: 'Beta renamed',
+      description: 'Beta form',
+      allowedOrigins: ['http://site.test'],
+      webhooks: [{ url: 'https://hooks.example/a', secret: 'whsec_c2VjcmV0' }],
+      definitionVersion: 1,
+    });
+    const post = await fetch(`${s.url}${beta}/submissions`, {
+      method: 'POST',
+      headers: { origin: 'http://site.test', 'content-type': 'application/json' },
+      body: '{"name":"A"}',
+    });
+    expect(post.status).toBe(200);
+
+    const origins = await admin<FormBody>('PATCH', beta, {
+      allowedOrigins: ['https://www.example.com'],
+      definition: { ...sampleDefinition, thanks: 'Merci' },
+    });
+    expect(origins.body).toMatchObject({
+      name: 'Beta renamed',
+      allowedOrigins: ['https://www.example.com'],
+      webhooks: [{ url: 'https://hooks.example/a' }],
+      definitionVersion: 2,
+    });
+    // A null definition changes nothing, as in a PUT.
+    const nothing = await admin<FormBody>('PATCH', beta, { definition: null });
+    expect(nothing.body.definitionVersion).toBe(2);
+  });
+
+  test('PATCH is checked like PUT and needs an existing form', async () => {
+    const bad = await admin('PATCH', beta, { allowedOrigins: ['https://a.example/path'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/^allowedOrigins\/0/);
+    const hook = await admin('PATCH', beta, { webhooks: [{ url: 'ftp://x' }] });
+    expect(hook.body.error).toMatch(/^webhooks\/0\/url/);
+    const def = await admin('PATCH', beta, { definition: { questions: 'no' } });
+    expect(def.status).toBe(400);
+    expect(def.body.error).toMatch(/^definition\//);
+    // Nothing of those was stored.
+    expect((await admin('GET', beta)).body).toMatchObject({
+      form: { allowedOrigins: ['https://www.example.com'], definitionVersion: 2 },
+    });
+    expect((await admin('PATCH', '/api/orgs/acme/forms/nope', { name: 'X' })).status).toBe(404);
+    const anon = await client(s.url, null)('PATCH', beta, { name: 'X' });
+    expect(anon.status).toBe(401);
+  });
+});

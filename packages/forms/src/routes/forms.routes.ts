@@ -1,7 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { HttpError } from '@havn/shared';
 import { validateDefinition } from '../services/definition-validator.js';
-import { toFormWrite } from '../services/form-input.service.js';
+import { toFormPatch, toFormWrite } from '../services/form-input.service.js';
 import { adminAuth } from './admin-auth.js';
 import { baseUrl, type App, type RouteDeps } from './app.js';
 
@@ -71,6 +71,17 @@ export function registerFormRoutes(app: App, deps: RouteDeps): void {
     async (request) => {
       const { org, form } = request.params;
       return store.forms.put(org, form, toFormWrite(form, request.body), iso());
+    },
+  );
+
+  app.patch(
+    '/api/orgs/:org/forms/:form',
+    { onRequest, bodyLimit: definitionLimit, schema: { params: FormParams, body: FormBody } },
+    async (request) => {
+      const { org, form } = request.params;
+      const patched = await store.forms.patch(org, form, toFormPatch(request.body), iso());
+      if (!patched) throw new HttpError(404, `form ${org}/${form} not found`);
+      return patched;
     },
   );
 

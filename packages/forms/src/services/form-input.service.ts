@@ -66,3 +66,21 @@ export function toFormWrite(formId: string, body: FormBody): FormWrite {
     definition: definition ?? undefined,
   };
 }
+
+/**
+ * PATCH: only the fields the body names, each checked as in a PUT; a `definition` that is null or
+ * empty changes nothing, as in a PUT. Webhooks named without a secret get a generated one.
+ */
+export function toFormPatch(body: FormBody): Partial<FormWrite> {
+  const patch: Partial<FormWrite> = {};
+  if (body.name !== undefined) patch.name = body.name;
+  if (body.description !== undefined) patch.description = body.description;
+  if (body.allowedOrigins !== undefined)
+    patch.allowedOrigins = body.allowedOrigins.map(checkOrigin);
+  if (body.webhooks !== undefined) patch.webhooks = body.webhooks.map(checkWebhook);
+  if (isNonEmptyDefinition(body.definition)) {
+    validateDefinition(body.definition, 'definition');
+    patch.definition = body.definition;
+  }
+  return patch;
+}

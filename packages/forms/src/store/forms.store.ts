@@ -178,6 +178,52 @@ export class FormStore {
     );
   }
 
+  /**
+   * Changes only the fields `patch` names (docs/forms.md#forms-and-definitions: PATCH); undefined
+   * when the form does not exist. The definition is versioned as in `put`.
+   */
+  async patch(
+    orgSlug: string,
+    id: string,
+    patch: Partial<FormWrite>,
+    now: string,
+  ): Promise<Form | undefined> {
+    const values = {
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.description !== undefined ? { description: patch.description } : {}),
+      ...(patch.allowedOrigins !== undefined
+        ? { allowedOrigins: JSON.stringify(patch.allowedOrigins) }
+        : {}),
+      ...(patch.webhooks !== undefined ? { webhooks: JSON.stringify(patch.webhooks) } : {}),
+      updatedAt: now,
+    };
+    return this.invalidating(
+      orgSlug,
+      id,
+      this.db.transaction().execute(async (trx) => {
+        // The update takes the row lock first, as in `put`.
+        const updated = await trx
+          .updateTable('forms')
+          .set(values)
+          .where('orgSlug', '=', orgSlug)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (updated.numUpdatedRows === 0n) return undefined;
+        if (patch.definition !== undefined) {
+          const { definitionVersion } = await this.lockedVersion(trx, orgSlug, id);
+          await this.storeDefinition(trx, orgSlug, id, definitionVersion, patch.definition, now);
+        }
+        const row = await trx
+          .selectFrom('forms')
+          .selectAll()
+          .where('orgSlug', '=', orgSlug)
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        return toForm(row);
+      }),
+    );
+  }
+
   /** Stores a definition for an existing form; the version it is stored under. */
   async putDefinition(
     orgSlug: string,
