@@ -120,6 +120,21 @@ describe('forms and definitions', () => {
     expect(origin.status).toBe(400);
     expect(origin.body.error).toMatch(/^allowedOrigins\/0/);
     const hook = await admin('PUT', formPath, { webhooks: [{ url: 'ftp://x' }] });
+    // Wildcards are refused by name and rule, through PUT and PATCH, and nothing is stored.
+    for (const method of ['PUT', 'PATCH']) {
+      for (const wildcard of ['https://*.example.com', '*', 'https://www.example.*']) {
+        const r = await admin(method, formPath, {
+          allowedOrigins: ['https://ok.example', wildcard],
+        });
+        expect(r.status).toBe(400);
+        expect(r.body.error).toBe(
+          `allowedOrigins/1: wildcards are not supported; list each origin exactly, like https://www.example.com (got ${wildcard})`,
+        );
+      }
+    }
+    expect((await admin<FormBody>('GET', formPath)).body).toMatchObject({
+      form: { allowedOrigins: [] },
+    });
     expect(hook.body.error).toMatch(/^webhooks\/0\/url/);
     const generated = await admin<FormBody>('PUT', formPath, {
       webhooks: [{ url: 'https://hooks.example/b' }],

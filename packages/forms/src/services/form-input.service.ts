@@ -12,6 +12,14 @@ export interface FormBody {
 
 /** An origin as a browser sends it: scheme://host[:port], nothing else. */
 function checkOrigin(value: string, index: number): string {
+  // docs/forms.md#forms-and-definitions: wildcards are refused, not matched. The gate compares
+  // origins exactly, so a pattern stored as-is would match nothing and fail silently.
+  if (value.includes('*')) {
+    throw new HttpError(
+      400,
+      `allowedOrigins/${String(index)}: wildcards are not supported; list each origin exactly, like https://www.example.com (got ${value})`,
+    );
+  }
   let url: URL;
   try {
     url = new URL(value);
