@@ -1,8 +1,18 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, envFlag, envInt, envList, envString, envUrl, parseEnv } from '@havn/shared';
+import {
+  collectEnv,
+  ConfigError,
+  envAddressList,
+  envFlag,
+  envInt,
+  envMatching,
+  envOneOf,
+  envString,
+  envUrl,
+} from '@havn/shared';
 
-/** The forms server's configuration: parsed once from the environment, frozen (0-decisions §2). */
+/** The forms server's configuration: parsed once from the environment, frozen (docs/forms.md#configuration). */
 export interface FormsConfig {
   readonly port: number;
   readonly host: string;
@@ -12,7 +22,7 @@ export interface FormsConfig {
   /** Where the web app lives (WEB_DIR); may not exist yet (a placeholder page is served). */
   readonly webDir: string;
   readonly publicBaseUrl: string | undefined;
-  /** FORM_ADMIN_TOKEN; undefined means open mode (spec 2 §5 rule 2). */
+  /** FORM_ADMIN_TOKEN; undefined means open mode (docs/forms.md#configuration). */
   readonly adminToken: string | undefined;
   readonly allowPrivateWebhooks: boolean;
   /** Submissions per client IP per form per minute; 0 turns the limit off. */
@@ -28,6 +38,9 @@ export function defaultWebDir(): string {
   return fileURLToPath(new URL('../../forms-web/dist', import.meta.url));
 }
 
+const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type Level = (typeof levels)[number];
+
 const shape = {
   PORT: envInt(3100, 0, 65535),
   HOST: envString(),
@@ -38,17 +51,14 @@ const shape = {
   FORM_ADMIN_TOKEN: envString(),
   ALLOW_PRIVATE_WEBHOOKS: envFlag(),
   INGEST_RATE_LIMIT_PER_MINUTE: envInt(100, 0, 1_000_000),
-  TRUST_PROXY: envList(),
-  VAPID_SUBJECT: envString(),
-  LOG_LEVEL: envString(),
+  TRUST_PROXY: envAddressList(),
+  VAPID_SUBJECT: envMatching(
+    /^(mailto:|https:\/\/)/,
+    'must start with mailto: or https://',
+    'mailto:forms@havn.invalid',
+  ),
+  LOG_LEVEL: envOneOf(levels, 'info'),
 };
-
-const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-type Level = (typeof levels)[number];
-
-function isLevel(v: string): v is Level {
-  return (levels as readonly string[]).includes(v);
-}
 
 /**
  * DATABASE_URL: unset or `sqlite:` keeps the embedded SQLite store in USER_DATA_DIR; a
@@ -68,7 +78,7 @@ function postgresUrl(value: string | undefined, problems: string[]): string | un
     url.hostname === '' ||
     url.pathname.length < 2
   ) {
-    problems.push('DATABASE_URL: must be postgres://user:password@host:port/database (or unset)');
+    problems.push('DATABASE_URL must be postgres://user:password@host:port/database (or unset)');
     return undefined;
   }
   return value;
@@ -76,16 +86,9 @@ function postgresUrl(value: string | undefined, problems: string[]): string | un
 
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): FormsConfig {
-  const e = parseEnv(shape, env);
-  const problems: string[] = [];
-  const vapidSubject = e.VAPID_SUBJECT ?? 'mailto:forms@havn.invalid';
-  if (!/^(mailto:|https:\/\/)/.test(vapidSubject)) {
-    problems.push('VAPID_SUBJECT: must start with mailto: or https://');
-  }
-  const logLevel = e.LOG_LEVEL ?? 'info';
-  if (!isLevel(logLevel)) problems.push(`LOG_LEVEL: must be one of ${levels.join(', ')}`);
-  const databaseUrl = postgresUrl(e.DATABASE_URL, problems);
-  if (problems.length > 0 || !isLevel(logLevel)) throw new ConfigError(problems);
+  const { values: e, problems } = collectEnv(shape, env);
+  const databaseUrl = postgresUrl(env.DATABASE_URL || undefined, problems);
+  if (problems.length > 0 || !e) throw new ConfigError(problems);
   return Object.freeze({
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
@@ -97,8 +100,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): F
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,
-    vapidSubject,
-    logLevel,
+    vapidSubject: e.VAPID_SUBJECT,
+    logLevel: e.LOG_LEVEL,
   });
 }
 

@@ -1,5 +1,11 @@
-import { ConfigError, createLogger, closeOnSignals } from '@havn/shared';
-import { loadConfig, type FormsConfig } from './config.js';
+import {
+  checkPortOrExit,
+  closeOnSignals,
+  configOrExit,
+  createLogger,
+  listenOrExit,
+} from '@havn/shared';
+import { loadConfig } from './config.js';
 import { buildServer } from './server.js';
 import { vapidKeysOf } from './services/vapid-keys.js';
 import { buildFromRequest } from './services/ingest.service.js';
@@ -12,17 +18,11 @@ function redacted(url: string): string {
   return u.toString();
 }
 
-// The only place that reads the environment, listens and handles signals.
-let config: FormsConfig;
-try {
-  config = loadConfig(process.env);
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(`havn forms: ${err.message}`);
-    process.exit(2);
-  }
-  throw err;
-}
+// The only place that reads the environment, listens and handles signals. Start-up errors follow
+// docs/configuration.md#start-up-errors; the port is checked before the data directory, database
+// and keys are created, so a taken port leaves nothing behind.
+const config = configOrExit('forms', () => loadConfig(process.env));
+await checkPortOrExit('forms', config.port, config.host);
 
 const log = createLogger({ name: 'havn-forms', level: config.logLevel });
 if (config.adminToken === undefined) {
@@ -44,7 +44,7 @@ const app = await buildServer({
   store,
   vapid: await vapidKeysOf(store, config.userDataDir),
 });
-const url = await app.listen({ port: config.port, host: config.host });
+const url = await listenOrExit('forms', app, config.port, config.host);
 log.info({ url }, `havn forms listening on ${url}`);
 
 closeOnSignals(app, log);

@@ -1,16 +1,16 @@
 import { accessSync, constants } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { ConfigError, envFlag, envInt, envList, envString, envUrl, parseEnv } from '@havn/shared';
+import { collectEnv, ConfigError, envFlag, envInt, envList, envString, envUrl } from '@havn/shared';
 import type { UidRange } from './browser/browser-runtime.js';
 import { DEFAULT_CAPTURE_LIMITS, type CaptureLimits } from './capture-limits.js';
 
-// The one place the render service reads its environment (spec 1 §8, 0-decisions §1). Every bad
+// The one place the render service reads its environment (docs/render.md#configuration). Every bad
 // variable is reported in one message; the result is frozen and passed down as an argument.
 
 const MiB = 1024 * 1024;
 
-/** Where CHROMIUM_PATH looks when unset, in order (0-decisions §1). */
+/** Where CHROMIUM_PATH looks when unset, in order (docs/setup.md). */
 const CHROMIUM_CANDIDATES = [
   '/usr/bin/chromium-headless-shell',
   '/usr/bin/chromium',
@@ -33,7 +33,7 @@ export interface RenderConfig {
   readonly allowedHosts: readonly string[];
   readonly allowPrivateNetwork: boolean;
   readonly allowInsecureTls: boolean;
-  // Browser sessions (spec 1 §4.5-4.11), parsed here so that the sessions plugin finds them ready.
+  // Browser sessions (docs/sessions.md#configuration), parsed here so that the sessions plugin finds them ready.
   readonly maxSessions: number;
   readonly sessionTtlMs: number;
   readonly sessionMaxTtlMs: number;
@@ -117,37 +117,32 @@ export function findExecutable(
 
 /** Parses the render service's environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): RenderConfig {
-  const problems: string[] = [];
-  let e: ReturnType<typeof parseEnv<typeof shape>> | undefined;
-  try {
-    e = parseEnv(shape, env);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    problems.push(...err.problems);
-  }
-  // spec 1 §5 rule 6: no token, no start (unless anonymous on purpose).
+  const { values: e, problems } = collectEnv(shape, env);
+  // No token, no start, unless anonymous on purpose (docs/render.md#configuration).
   const anonymous = env.ALLOW_ANONYMOUS === '1' || env.ALLOW_ANONYMOUS === 'true';
   if (!anonymous && !env.BROWSER_API_TOKEN) {
-    problems.push('BROWSER_API_TOKEN: required unless ALLOW_ANONYMOUS=1');
+    problems.push('BROWSER_API_TOKEN is required unless ALLOW_ANONYMOUS=1');
   }
   const chromiumPath = env.CHROMIUM_PATH
     ? findExecutable([env.CHROMIUM_PATH], env.PATH)
     : findExecutable(CHROMIUM_CANDIDATES, env.PATH);
   if (env.CHROMIUM_PATH && !chromiumPath) {
-    problems.push(`CHROMIUM_PATH: ${env.CHROMIUM_PATH} is not an executable file`);
+    problems.push(
+      `CHROMIUM_PATH must name an executable file (got ${JSON.stringify(env.CHROMIUM_PATH)})`,
+    );
   } else if (!chromiumPath) {
     problems.push(
-      `CHROMIUM_PATH: no browser found (looked for ${CHROMIUM_CANDIDATES.join(', ')}); install chromium-headless-shell or set CHROMIUM_PATH`,
+      `CHROMIUM_PATH is unset and no browser was found (looked for ${CHROMIUM_CANDIDATES.join(', ')}); install chromium-headless-shell or set CHROMIUM_PATH`,
     );
   }
   if (e && e.SESSION_TTL_MS > e.SESSION_MAX_TTL_MS) {
-    problems.push('SESSION_TTL_MS: must not exceed SESSION_MAX_TTL_MS');
+    problems.push('SESSION_TTL_MS must not exceed SESSION_MAX_TTL_MS');
   }
   const uids = uidRange(env.BROWSER_UIDS ?? DEFAULT_BROWSER_UIDS);
-  if (!uids) problems.push('BROWSER_UIDS: must be a range such as 64000-64999, or off');
+  if (!uids) problems.push('BROWSER_UIDS must be a range such as 64000-64999, or off');
   else if (uids !== 'off' && e && uids.last - uids.first < e.MAX_SESSIONS) {
     // One uid per session's browser, and one for the warm browser of renders.
-    problems.push(`BROWSER_UIDS: must hold at least MAX_SESSIONS + 1 (${e.MAX_SESSIONS + 1}) uids`);
+    problems.push(`BROWSER_UIDS must hold at least MAX_SESSIONS + 1 (${e.MAX_SESSIONS + 1}) uids`);
   }
   if (problems.length > 0 || !e || !chromiumPath || !uids) throw new ConfigError(problems);
   return Object.freeze({

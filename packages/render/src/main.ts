@@ -1,27 +1,27 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, createLogger, closeOnSignals } from '@havn/shared';
+import {
+  checkPortOrExit,
+  closeOnSignals,
+  configOrExit,
+  createLogger,
+  listenOrExit,
+} from '@havn/shared';
 import { composeServer } from './compose.js';
 import { loadConfig } from './config.js';
 import { sessionsExtension } from './sessions/sessions-extension.js';
 
 // The render service's entry: reads the environment (through config.ts), listens, and closes
 // cleanly on SIGTERM/SIGINT (in-flight requests finish, then the browser and proxy close).
+// Start-up errors follow docs/configuration.md#start-up-errors: exit 2 for configuration, one
+// line and exit 1 for a port that cannot be bound, checked before a browser starts.
 
 const log = createLogger({ name: 'havn-render' });
 const { version } = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
 ) as { version: string };
 
-let config;
-try {
-  config = loadConfig(process.env);
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(`havn render: ${err.message}`);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = configOrExit('render', () => loadConfig(process.env));
+await checkPortOrExit('render', config.port, config.host);
 
 const app = await composeServer({
   config,
@@ -30,7 +30,7 @@ const app = await composeServer({
   extensions: [sessionsExtension()],
   warmUp: true,
 });
-await app.listen({ port: config.port, host: config.host });
+await listenOrExit('render', app, config.port, config.host);
 if (config.allowAnonymous) log.warn('ALLOW_ANONYMOUS=1: every route is open without a token');
 
 closeOnSignals(app, log);

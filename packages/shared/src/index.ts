@@ -1,4 +1,16 @@
-export { ConfigError, parseEnv, envInt, envFlag, envList, envUrl, envString } from './config.js';
+export {
+  ConfigError,
+  parseEnv,
+  collectEnv,
+  envInt,
+  envFlag,
+  envList,
+  envAddressList,
+  envOneOf,
+  envMatching,
+  envUrl,
+  envString,
+} from './config.js';
 export { createLogger, redactUrl, type Logger } from './logger.js';
 export { HttpError, installErrorHandler, type ErrorBody } from './http-errors.js';
 export { tokensEqual, bearerToken, randomToken, sha256Hex } from './token.js';
@@ -17,3 +29,4 @@ export {
   type HostVerdict,
 } from './host-guard.js';
 export { closeOnSignals } from './lifecycle.js';
+export { configOrExit, checkPortOrExit, listenOrExit } from './startup.js';
