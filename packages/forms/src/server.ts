@@ -9,6 +9,7 @@ import type { App, RouteDeps } from './routes/app.js';
 import { registerFormRoutes } from './routes/forms.routes.js';
 import { registerOrgRoutes } from './routes/orgs.routes.js';
 import { registerPublicRoutes } from './routes/public.routes.js';
+import { schemaErrorMessage } from './routes/schema-errors.js';
 import { registerPushRoutes } from './routes/push.routes.js';
 import { registerServiceRoutes } from './routes/service.routes.js';
 import { registerSubmissionRoutes } from './routes/submissions.routes.js';
@@ -58,6 +59,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyRequestLogger,
     forceCloseConnections: 'idle',
+    schemaErrorFormatter: schemaErrorMessage,
   }).withTypeProvider<TypeBoxTypeProvider>();
   installErrorHandler(app as unknown as FastifyInstance);
 

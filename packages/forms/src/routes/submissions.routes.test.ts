@@ -135,4 +135,29 @@ describe('submissions: feeds, records, read flag, export', () => {
     expect(r.body[0]).not.toHaveProperty('body');
     expect((await admin('GET', `${formPath}/submissions/export?format=xml`)).status).toBe(400);
   });
+
+  test('a bad query or body answers one plain sentence naming the field', async () => {
+    const cases: [string, string, unknown, string][] = [
+      [
+        'GET',
+        `${formPath}/submissions/export?format=xlsx`,
+        undefined,
+        'format must be csv or json',
+      ],
+      ['GET', `${formPath}/submissions?limit=many`, undefined, 'limit must be an integer'],
+      ['GET', `${formPath}/submissions?limit=0`, undefined, 'limit must be at least 1'],
+      ['PATCH', formPath, { name: { first: 'x' } }, 'name must be a string'],
+      ['PATCH', formPath, { name: 'x'.repeat(201) }, 'name must be at most 200 characters'],
+      ['PUT', formPath, { webhooks: [{ secret: 'x' }] }, 'webhooks/0/url is required'],
+      ['PUT', formPath, [], 'body must be an object'],
+    ];
+    for (const [method, path, body, error] of cases) {
+      const r = await admin(method, path, body);
+      expect({ path, status: r.status, body: r.body }).toEqual({
+        path,
+        status: 400,
+        body: { error },
+      });
+    }
+  });
 });
