@@ -134,7 +134,8 @@ describe.each(BROWSERS)('an attacker with a session token, against %s', (chromiu
 
   it('cannot open the DevTools frontend or drive a browser-internal page', async () => {
     const client = await rawClient(session.cdpUrl);
-    // A chrome:// page made behind the door's back (as any way one might appear would be).
+    // A file: page made behind the door's back (as any way one might appear would be): it would
+    // read the server's disk into a page the client drives.
     const direct = await rawClient(t.manager.get(session.id)!.browserWsEndpoint);
     try {
       const pageSession = await attachToPage(client);
@@ -154,7 +155,7 @@ describe.each(BROWSERS)('an attacker with a session token, against %s', (chromiu
         await client.command('Page.navigate', { url: 'file:///etc/passwd' }, pageSession),
         /only http\(s\) URLs/,
       );
-      const made = await direct.command('Target.createTarget', { url: 'chrome://version' });
+      const made = await direct.command('Target.createTarget', { url: 'file:///etc/hostname' });
       const internal = String(made.result?.['targetId']);
       await expect
         .poll(async () => {
@@ -162,27 +163,49 @@ describe.each(BROWSERS)('an attacker with a session token, against %s', (chromiu
           const infos = all.result?.['targetInfos'] as { targetId: string; url: string }[];
           return infos.find((info) => info.targetId === internal)?.url;
         })
-        .toMatch(/^chrome:/);
+        .toMatch(/^file:/);
       // Nor is its page socket open through the door.
       const pageDoor = session.cdpUrl.replace('/cdp?', `/cdp/page/${internal}?`);
       await expect(rawClient(pageDoor)).rejects.toThrow(/404/);
-      const attached = await client.command('Target.attachToTarget', {
-        targetId: internal,
-        flatten: true,
-      });
-      const internalSession = String(attached.result?.['sessionId']);
-      refusedBy(
-        await client.command(
-          'Runtime.evaluate',
-          { expression: 'document.body.innerText' },
-          internalSession,
-        ),
-        /browser-internal page/,
-      );
+      // Attaching by id: the door asks the browser what the target shows before letting it by.
       refusedBy(
         await client.command('Target.attachToTarget', { targetId: internal, flatten: true }),
         /devtools:, chrome: and file: targets/,
       );
+      // Attached by the browser itself (auto-attach): every command aimed at it is refused.
+      await client.command('Target.setAutoAttach', {
+        autoAttach: true,
+        waitForDebuggerOnStart: false,
+        flatten: true,
+      });
+      const event = await client.event(
+        (e) =>
+          e.method === 'Target.attachedToTarget' &&
+          (e.params?.['targetInfo'] as { targetId?: string } | undefined)?.targetId === internal,
+      );
+      refusedBy(
+        await client.command(
+          'Runtime.evaluate',
+          { expression: 'document.body.innerText' },
+          String(event.params?.['sessionId']),
+        ),
+        /browser-internal page/,
+      );
+      // A second client, which never saw an event about it, asks to attach by id alone: the door
+      // asks the browser what the target shows before it lets the attach through.
+      const fresh = await rawClient(session.cdpUrl);
+      try {
+        refusedBy(
+          await fresh.command('Target.attachToTarget', { targetId: internal, flatten: true }),
+          /devtools:, chrome: and file: targets/,
+        );
+        refusedBy(
+          await fresh.command('Target.activateTarget', { targetId: internal }),
+          /devtools:, chrome: and file: targets/,
+        );
+      } finally {
+        fresh.close();
+      }
     } finally {
       client.close();
       direct.close();

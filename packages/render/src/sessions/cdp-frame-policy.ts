@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { capturePixelsProblem, MAX_PAPER_INCHES, type CaptureLimits } from '../capture-limits.js';
 import { refusedMethod } from './cdp-allowlist.js';
-import type { TargetWatch } from './cdp-targets.js';
+import { isInternalUrl, type TargetWatch } from './cdp-targets.js';
 
 // What the CDP door lets a client send (docs/sessions.md#what-the-door-allows). Chromium obeys
 // whoever holds its DevTools socket, so the door parses every client message, refuses any method
@@ -44,10 +44,12 @@ export interface FramePolicy {
    * refused host fail in the client, naming the policy, instead of loading the proxy's 403 page.
    */
   checkUrl?: (url: string) => Promise<string | undefined>;
+  /** The URL of one of the browser's targets, asked of the browser itself. */
+  targetUrl?: (targetId: string) => Promise<string | undefined>;
 }
 
 /** Commands whose URL the door judges against the private-network policy before forwarding. */
-export const NAVIGATIONS: ReadonlySet<string> = new Set(['Page.navigate', 'Target.createTarget']);
+const NAVIGATIONS: ReadonlySet<string> = new Set(['Page.navigate', 'Target.createTarget']);
 
 // JSON-RPC "parse error" and Chromium's generic server error, as Chromium itself answers them.
 const PARSE_ERROR = -32700;
@@ -294,7 +296,7 @@ const PARAM_JUDGES: ReadonlyMap<string, ParamJudge> = new Map([
 ]);
 
 /** Commands that name a target by `targetId`: none may name a devtools:, chrome: or file: page. */
-const TARGETED = new Set([
+const TARGETED: ReadonlySet<string> = new Set([
   'Target.attachToTarget',
   'Target.activateTarget',
   'Target.autoAttachRelated',
@@ -320,6 +322,35 @@ function judgeCommand(command: CdpCommand, policy: FramePolicy, targets: TargetW
   }
   const judge = PARAM_JUDGES.get(method);
   return judge ? judge(method, params, policy) : pass(params);
+}
+
+/**
+ * The checks that need an answer from elsewhere (a DNS lookup, the browser's target list), for a
+ * command that passed the synchronous ones: a promise of the refusal's reason (undefined to let
+ * it go), or undefined when the command needs none. The door holds later messages meanwhile.
+ */
+export function laterCheck(
+  command: CdpCommand,
+  policy: FramePolicy,
+  targets: TargetWatch,
+): Promise<string | undefined> | undefined {
+  const url = command.params?.['url'];
+  if (policy.checkUrl && NAVIGATIONS.has(command.method) && typeof url === 'string') {
+    return policy.checkUrl(url);
+  }
+  // A target the door has not seen yet (attached before its first navigation committed, or
+  // named from a target list): ask the browser what it shows.
+  const targetId = command.params?.['targetId'];
+  const { targetUrl } = policy;
+  const unseen = typeof targetId === 'string' && !targets.known(targetId);
+  if (targetUrl && TARGETED.has(command.method) && unseen) {
+    return targetUrl(targetId).then((shown) => {
+      if (shown === undefined || !isInternalUrl(shown)) return undefined;
+      targets.markInternal(targetId);
+      return 'devtools:, chrome: and file: targets are not open to clients';
+    });
+  }
+  return undefined;
 }
 
 function parseCommand(text: string): CdpCommand | undefined {

@@ -31,6 +31,8 @@ export class TargetWatch {
   /** Flat-mode sessionId → targetId. */
   private readonly sessions = new Map<string, string>();
   private readonly internal = new Set<string>();
+  /** Targets whose URL the door has seen in an event. */
+  private readonly seen = new Set<string>();
 
   /** Reads one browser event; anything else (or anything unparseable) is ignored. */
   note(payload: string): void {
@@ -48,6 +50,7 @@ export class TargetWatch {
     const info = event.params?.targetInfo;
     const targetId = info?.targetId;
     if (typeof targetId !== 'string') return;
+    this.seen.add(targetId);
     // Once internal, always: a page that showed chrome:// stays closed to clients.
     if (typeof info?.url === 'string' && isInternalUrl(info.url)) this.internal.add(targetId);
     if (event.method === 'Target.attachedToTarget' && typeof sessionId === 'string') {
@@ -58,6 +61,16 @@ export class TargetWatch {
   /** The target a CDP session drives, if the door saw it attach. */
   targetOf(sessionId: string): string | undefined {
     return this.sessions.get(sessionId);
+  }
+
+  /** True once an event told the door what the target shows. */
+  known(targetId: string): boolean {
+    return this.seen.has(targetId);
+  }
+
+  /** Records what the browser said a target shows, when the door asked it directly. */
+  markInternal(targetId: string): void {
+    this.internal.add(targetId);
   }
 
   /** True for a browser-internal target. */

@@ -2,7 +2,7 @@ import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DoorSession } from './cdp-door.js';
-import { NAVIGATIONS, refusalText, type CdpCommand, type FrameJudge } from './cdp-frame-policy.js';
+import { laterCheck, refusalText, type CdpCommand, type FrameJudge } from './cdp-frame-policy.js';
 import { TargetWatch, WATCHED_EVENTS } from './cdp-targets.js';
 import {
   CLOSE,
@@ -152,13 +152,12 @@ export class DoorBridge {
       this.toClient(serverTextFrame(verdict.reply));
       return;
     }
-    const { checkUrl } = this.session.framePolicy;
-    const url = verdict.command.params?.['url'];
-    if (checkUrl && NAVIGATIONS.has(verdict.command.method) && typeof url === 'string') {
-      // The policy resolves names: hold every later message until it answers, so the browser
-      // still sees them in the order they were sent.
+    const pending = laterCheck(verdict.command, this.session.framePolicy, this.targets);
+    if (pending) {
+      // Hold every later message until the check answers, so the browser still sees them in
+      // the order they were sent.
       this.backlog = [];
-      void checkUrl(url)
+      void pending
         .catch(() => undefined)
         .then((refused) => {
           if (this.ended) return;

@@ -136,6 +136,7 @@ export class SessionManager {
       // From here the channel lives as long as the session: keep no list of its refusals.
       channel.forget();
       const token = randomToken(24);
+      const launched = browser;
       const session = new Session({
         id: randomToken(16),
         token,
@@ -151,13 +152,14 @@ export class SessionManager {
           allowInsecureTls: insecureTls,
           limits: this.deps.config.limits,
           checkUrl: (target) => policyRefusal(target, this.deps.hostPolicy),
+          targetUrl: async (targetId) =>
+            (await launched.targets()).find((target) => target.id === targetId)?.url,
         },
         cleanup,
         isServiceToken: this.isServiceToken,
         now: this.now,
       });
       this.sessions.set(session.id, session);
-      const launched = browser;
       launched.onExit(() => {
         this.closeInBackground(session, 'browser exited');
       });
