@@ -9,6 +9,20 @@ const crossPackage = {
   message: 'Import another package through its exports, never its files.',
 };
 
+// Layers inside a package (docs/architecture.md#layering): a file may not import from the layers
+// above it. Matched on the import text, relative imports only (each layer is a folder of one
+// package), so `../routes/x.js` from store/ is caught however deep the importing file sits.
+const layerAbove = (folders, rule) => ({
+  regex: `^\\.{1,2}/(?:.*/)?(?:${folders.join('|')})(?:/|$)`,
+  message: rule,
+});
+const playwright = { name: 'playwright-core', message: 'Only src/browser/ imports Playwright.' };
+const restrictedImports = (patterns, paths = []) => [
+  'error',
+  { patterns: [crossPackage, ...patterns], paths },
+];
+const notTests = ['**/*.test.ts', '**/test-support/**'];
+
 export default tseslint.config(
   {
     ignores: [
@@ -46,13 +60,39 @@ export default tseslint.config(
       'packages/render/src/test-support/**',
     ],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [crossPackage],
-          paths: [{ name: 'playwright-core', message: 'Only src/browser/ imports Playwright.' }],
-        },
-      ],
+      'no-restricted-imports': restrictedImports([], [playwright]),
+    },
+  },
+  {
+    // Render's routes reach the browser through services/ and sessions/, never directly.
+    files: ['packages/render/src/routes/**/*.ts'],
+    ignores: notTests,
+    rules: {
+      'no-restricted-imports': restrictedImports(
+        [layerAbove(['browser'], 'routes/ reaches the browser through services/, not browser/.')],
+        [playwright],
+      ),
+    },
+  },
+  {
+    files: ['packages/forms/src/store/**/*.ts'],
+    ignores: notTests,
+    rules: {
+      'no-restricted-imports': restrictedImports([
+        layerAbove(
+          ['services', 'routes'],
+          'store/ is the bottom layer: it imports no services/ or routes/.',
+        ),
+      ]),
+    },
+  },
+  {
+    files: ['packages/forms/src/services/**/*.ts'],
+    ignores: notTests,
+    rules: {
+      'no-restricted-imports': restrictedImports([
+        layerAbove(['routes'], 'services/ does not import routes/; routes call services.'),
+      ]),
     },
   },
   {

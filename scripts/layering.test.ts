@@ -1,0 +1,60 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The layer rules of docs/architecture.md#layering are lint errors: a file written into a layer
+// that imports a layer above it fails `eslint`, the same check `npm run lint` runs.
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const eslint = new ESLint({ cwd: root });
+const written: string[] = [];
+
+afterAll(() => {
+  for (const file of written) rmSync(file, { force: true });
+});
+
+/** Writes `source` as a new file in `folder` of the repository and returns its lint messages. */
+async function importErrors(folder: string, source: string): Promise<string[]> {
+  const file = join(root, folder, `layering-probe-${process.pid}-${written.length}.ts`);
+  written.push(file);
+  writeFileSync(file, `${source}\n`);
+  const [result] = await eslint.lintFiles([file]);
+  rmSync(file, { force: true });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports')
+    .map((m) => m.message);
+}
+
+describe('layer rules', () => {
+  it('refuses a forms store file that imports routes or services', async () => {
+    expect(await importErrors('packages/forms/src/store', "import '../routes/app.js';")).toEqual([
+      expect.stringContaining('store/ is the bottom layer'),
+    ]);
+    expect(
+      await importErrors('packages/forms/src/store', "import '../services/ingest.service.js';"),
+    ).toEqual([expect.stringContaining('store/ is the bottom layer')]);
+  });
+
+  it('refuses a forms service that imports routes, however deep it sits', async () => {
+    expect(
+      await importErrors('packages/forms/src/services/delivery', "import '../../routes/app.js';"),
+    ).toEqual([expect.stringContaining('services/ does not import routes/')]);
+  });
+
+  it('refuses a render route that imports the browser layer directly', async () => {
+    expect(
+      await importErrors('packages/render/src/routes', "import '../browser/launch-args.js';"),
+    ).toEqual([expect.stringContaining('routes/ reaches the browser through services/')]);
+  });
+
+  it('lets imports flow downward', async () => {
+    expect(
+      await importErrors('packages/forms/src/services', "import '../store/canonical-json.js';"),
+    ).toEqual([]);
+    expect(
+      await importErrors('packages/render/src/services', "import '../browser/launch-args.js';"),
+    ).toEqual([]);
+  });
+});
