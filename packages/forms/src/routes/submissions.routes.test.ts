@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
+  adminToken,
   client,
   sampleDefinition,
   seedForm,
   startForms,
   type RunningForms,
 } from '../test-support/forms-server.js';
+import { owaspPayloads, parseCsv } from '../test-support/owasp-csv-payloads.js';
 
 const site = 'http://site.test';
 const formPath = '/api/orgs/acme/forms/contact';
@@ -158,6 +160,68 @@ describe('submissions: feeds, records, read flag, export', () => {
         status: 400,
         body: { error },
       });
+    }
+  });
+});
+
+describe('CSV export against formula injection', () => {
+  let s: RunningForms;
+  let admin: ReturnType<typeof client>;
+  beforeAll(async () => {
+    s = await startForms({ config: { ingestRateLimitPerMinute: 0 } });
+    admin = client(s.url);
+    await seedForm(s.url);
+    await admin('PUT', `${formPath}/definition`, {
+      ...sampleDefinition,
+      questions: [
+        ...sampleDefinition.questions,
+        {
+          logicalName: 'topics',
+          type: 'choice',
+          multiple: true,
+          label: 'Topics',
+          options: [{ value: 'a', label: 'A' }],
+        },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  test('no cell of the export starts a formula, whatever the payload and wherever it lands', async () => {
+    for (const payload of owaspPayloads) {
+      const r = await fetch(`${s.url}${formPath}/submissions`, {
+        method: 'POST',
+        headers: {
+          origin: site,
+          'content-type': 'application/json',
+          'user-agent': payload.replace(/[\t\r]/g, ' '),
+          referer: `${site}/?q=${encodeURIComponent(payload)}`,
+        },
+        body: JSON.stringify({
+          name: payload,
+          email: 'x@example.com',
+          message: 42,
+          topics: [payload, 'a', payload],
+        }),
+      });
+      expect(r.status).toBe(200);
+    }
+    const csv = await (
+      await fetch(`${s.url}${formPath}/submissions/export`, {
+        headers: { authorization: `Bearer ${adminToken}` },
+      })
+    ).text();
+    const [header, ...rows] = parseCsv(csv);
+    expect(rows).toHaveLength(owaspPayloads.length);
+    const col = (name: string) => header!.indexOf(name);
+    for (const [i, payload] of owaspPayloads.entries()) {
+      const row = rows[i]!;
+      for (const cell of row) expect(cell).not.toMatch(/^ *[=+\-@\t\r]/);
+      expect(row[col('name')]).toBe(`'${payload}`);
+      expect(row[col('topics')]).toBe(`'${payload}; a; '${payload}`);
+      expect(row[col('message')]).toBe('42');
     }
   });
 });

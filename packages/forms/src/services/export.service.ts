@@ -20,15 +20,29 @@ export function answerColumns(definitions: { version: number; definition: unknow
   return names;
 }
 
-/** RFC 4180 quoting; a text cell that a spreadsheet would run as a formula gets a leading '. */
+// OWASP CSV injection: a cell a spreadsheet reads as a formula starts with one of these, possibly
+// after spaces some importers trim away.
+const formulaStart = /^[ ]*[=+\-@\t\r\n]/;
+
+/** Text that no spreadsheet runs as a formula: a leading ' makes it plain text. */
+function defused(text: string): string {
+  return formulaStart.test(text) ? `'${text}` : text;
+}
+
+/**
+ * One CSV cell: RFC 4180 quoting, and defused against formula injection whatever the value's type
+ * (docs/forms.md#submissions). Each element of an array is defused before the join too, so an
+ * importer that splits on `;` still gets no formula; a cell holding `;` is quoted for the same
+ * reason. A finite JSON number is written as it is: its digits cannot be a formula.
+ */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   let text: string;
-  if (Array.isArray(value)) text = value.map(String).join('; ');
-  else if (typeof value === 'string') text = value;
-  else text = JSON.stringify(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
+  else if (Array.isArray(value)) text = defused(value.map((v) => defused(String(v))).join('; '));
+  else if (typeof value === 'string') text = defused(value);
+  else text = defused(JSON.stringify(value));
+  return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 function csvLine(cells: unknown[]): string {
