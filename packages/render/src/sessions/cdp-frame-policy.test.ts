@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CAPTURE_LIMITS } from '../capture-limits.js';
-import { confinedPath, judgeClientFrame, type FramePolicy } from './cdp-frame-policy.js';
+import { judgeClientFrame, type FramePolicy } from './cdp-frame-policy.js';
+import { confinedPath } from './cdp-param-judges.js';
 import { TargetWatch } from './cdp-targets.js';
 
 // The door's frame policy on its own: what passes untouched, what is rewritten, what is refused.
