@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 
-// The private-address policy (spec 1 §4.3, "Private-address policy" rules 1-3), shared by the
+// The private-address policy (docs/render.md#private-network-policy), shared by the
 // render service's browser proxy and the forms server's webhook and push delivery.
 //
 // Addresses are classified after parsing, never by string matching, and IPv6 spellings that embed

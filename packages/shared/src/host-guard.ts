@@ -3,7 +3,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { canonicalAddress, classifyAddress, isIpLiteral } from './address-policy.js';
 
-/** What a deployment lets through the private-address policy (spec 1 §4.3 rules 5 and 7). */
+/** What a deployment lets through the private-address policy (docs/render.md#private-network-policy). */
 export interface HostPolicy {
   /** Host names exempt from the policy: an entry matches itself and any subdomain. */
   readonly allowedHosts: readonly string[];
@@ -27,7 +27,7 @@ function normalizeHost(host: string): string {
     .replace(/\.$/, '');
 }
 
-/** ALLOWED_HOSTS matching: exact name or any subdomain, case-insensitive (0-decisions §1). */
+/** ALLOWED_HOSTS matching: exact name or any subdomain, case-insensitive (docs/render.md#configuration). */
 export function isAllowedHost(host: string, allowedHosts: readonly string[]): boolean {
   const h = normalizeHost(host);
   return allowedHosts.some((entry) => {
