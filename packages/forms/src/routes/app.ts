@@ -12,7 +12,7 @@ import type { DeliveryWorker } from '../services/delivery/delivery-worker.js';
 import type { Principal } from '../services/auth.service.js';
 import type { IngestLimiter } from '../services/rate-limiter.js';
 import type { VapidKeys } from '../services/vapid-keys.js';
-import type { Form } from '../store/forms.store.js';
+import type { GateForm } from '../store/forms.store.js';
 import type { Store } from '../store/store.js';
 
 export type App = FastifyInstance<
@@ -46,7 +46,7 @@ declare module 'fastify' {
     rawBody: Buffer | null;
     principal: Principal | null;
     /** The form a public request addresses, found by the origin gate. */
-    publicForm: Form | null;
+    publicForm: GateForm | null;
   }
 }
 

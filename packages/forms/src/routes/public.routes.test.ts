@@ -126,6 +126,14 @@ describe('public endpoints', () => {
       ['[1,2]', { origin: site }, 400, /JSON object/],
       ['{"name": {"first": "A"}}', { origin: site }, 400, /name must be/],
       ['{"submitFields": "x"}', { origin: site }, 400, /submitFields/],
+      // An array only answers a multiple-choice question (topics); not a text one, not an unknown key.
+      [
+        '{"name": ["A", "B"]}',
+        { origin: site },
+        400,
+        /^name must be a single value; only a multiple-choice question takes an array$/,
+      ],
+      ['{"topics": ["a"], "extra": ["x"]}', { origin: site }, 400, /^extra must be a single value/],
       ['{"name": "A"}', {}, 403, /Origin/],
       ['{"name": "A"}', { origin: 'http://evil.test' }, 403, /not allowed/],
       [JSON.stringify({ big: 'x'.repeat(256 * 1024) }), { origin: site }, 413, /too large/i],
@@ -142,6 +150,33 @@ describe('public endpoints', () => {
     });
     expect(form.status).toBe(415);
     expect(await count()).toBe(before);
+  });
+
+  test('a form with no definition yet answers 409 and stores nothing', async () => {
+    await admin('PUT', '/api/orgs/acme/forms/bare', { name: 'Bare', allowedOrigins: [site] });
+    const r = await anon('POST', '/api/orgs/acme/forms/bare/submissions', '{"name":"A"}', {
+      origin: site,
+    });
+    expect(r.status).toBe(409);
+    expect(r.body).toEqual({ error: 'form has no definition yet' });
+    // The answer carries CORS headers, so the page that posted can read why.
+    expect(r.headers.get('access-control-allow-origin')).toBe(site);
+    const feed = await admin<{ submissions: unknown[] }>(
+      'GET',
+      '/api/orgs/acme/forms/bare/submissions?includeSpam=true',
+    );
+    expect(feed.body.submissions).toEqual([]);
+    // The gate still comes first: another origin is 403, not 409.
+    const evil = await anon('POST', '/api/orgs/acme/forms/bare/submissions', '{"name":"A"}', {
+      origin: 'http://evil.test',
+    });
+    expect(evil.status).toBe(403);
+    // Once it has one, the same post is taken, and a multiple-choice answer may be an array.
+    await admin('PUT', '/api/orgs/acme/forms/bare/definition', sampleDefinition);
+    const ok = await anon('POST', '/api/orgs/acme/forms/bare/submissions', '{"topics":["a","b"]}', {
+      origin: site,
+    });
+    expect(ok.status).toBe(200);
   });
 
   test('a filled honeypot gets the normal 200, is stored as spam and leaves the feed', async () => {

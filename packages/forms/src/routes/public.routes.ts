@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@fastify/type-provider-typebox';
 import { HttpError } from '@havn/shared';
-import type { Form } from '../store/forms.store.js';
+import type { GateForm } from '../store/forms.store.js';
 import { baseUrl, type App, type RouteDeps } from './app.js';
 
 const FormParams = Type.Object({ org: Type.String(), form: Type.String() });
@@ -25,7 +25,7 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
 
   /** The origin gate for the form found (or not) at the request's org/form. */
   function gateWith(
-    found: Form | undefined,
+    found: GateForm | undefined,
     request: FastifyRequest,
     reply: FastifyReply,
     method: 'GET' | 'POST',
@@ -132,6 +132,8 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
     async (request, reply) => {
       const form = request.publicForm;
       if (!form) throw new Error('ingest without the origin gate');
+      // Answers are read against the definition (which answers may be arrays): none, none taken.
+      if (form.definitionVersion === null) throw new HttpError(409, 'form has no definition yet');
       const { org } = request.params;
       const header = (name: string) => {
         const v = request.headers[name];

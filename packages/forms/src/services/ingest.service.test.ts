@@ -40,6 +40,7 @@ test('the webhook body built from the stored row is byte for byte JSON.stringify
         id: 'contact',
         definitionVersion: 3,
         webhooks: [{ url: 'https://h.test/', secret: 's' }],
+        arrayAnswers: ['tags'],
       },
       raw,
       origin: 'https://site.test',

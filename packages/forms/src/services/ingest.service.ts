@@ -27,10 +27,10 @@ export function parseIngestBody(raw: Uint8Array): unknown {
 
 /**
  * The flat answers map of docs/definition-format.md: values are strings, numbers, booleans, null
- * or arrays of strings; `submitFields` is an object of scalars. Anything else is a 400 naming the
- * field.
+ * or arrays of strings, an array only for a multiple-choice question (`arrayAnswers`);
+ * `submitFields` is an object of scalars. Anything else is a 400 naming the field.
  */
-export function parseAnswers(body: unknown): Answers {
+export function parseAnswers(body: unknown, arrayAnswers: readonly string[]): Answers {
   if (!isPlainObject(body)) throw new HttpError(400, 'body must be a JSON object of answers');
   const answers: Record<string, unknown> = {};
   let submitFields: Record<string, unknown> | null = null;
@@ -51,6 +51,12 @@ export function parseAnswers(body: unknown): Answers {
       throw new HttpError(
         400,
         `${key} must be a string, number, boolean, null or an array of strings`,
+      );
+    }
+    if (Array.isArray(value) && !arrayAnswers.includes(key)) {
+      throw new HttpError(
+        400,
+        `${key} must be a single value; only a multiple-choice question takes an array`,
       );
     }
     answers[key] = value;
@@ -110,7 +116,7 @@ export function buildSubmissionWrite(
   parsed: unknown,
   newId: (prefix: string) => string,
 ): { id: string; write: SubmissionWrite } {
-  const { answers, submitFields } = parseAnswers(parsed);
+  const { answers, submitFields } = parseAnswers(parsed, request.form.arrayAnswers);
   const spam = isSpam(submitFields);
   const id = newId('sub');
   const receivedAt = new Date(request.now).toISOString();

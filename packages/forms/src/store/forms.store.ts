@@ -19,8 +19,25 @@ export interface Form {
   updatedAt: string;
 }
 
+/** A form as the public gate and ingest see it: with what its current definition allows. */
+export interface GateForm extends Form {
+  /** The logicalNames whose answer may be an array: the multiple-choice questions. */
+  arrayAnswers: readonly string[];
+}
+
 /** What ingest needs of the form (a plain object, so it can cross to the writer thread). */
-export type IngestForm = Pick<Form, 'id' | 'definitionVersion' | 'webhooks'>;
+export type IngestForm = Pick<GateForm, 'id' | 'definitionVersion' | 'webhooks' | 'arrayAnswers'>;
+
+/** docs/definition-format.md: only a `choice` question with `multiple: true` answers an array. */
+function multipleChoiceNames(definition: Record<string, unknown>): string[] {
+  const questions = Array.isArray(definition.questions) ? (definition.questions as unknown[]) : [];
+  return questions.flatMap((q) => {
+    const { type, multiple, logicalName } = (q ?? {}) as Record<string, unknown>;
+    return type === 'choice' && multiple === true && typeof logicalName === 'string'
+      ? [logicalName]
+      : [];
+  });
+}
 
 export interface FormListItem {
   id: string;
@@ -58,7 +75,7 @@ function toForm(row: FormTable): Form {
 
 /** Forms and their versioned definitions. */
 export class FormStore {
-  private readonly cache = new ReadCache<Form | undefined>(2_000);
+  private readonly cache = new ReadCache<GateForm | undefined>(2_000);
 
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -72,13 +89,22 @@ export class FormStore {
   }
 
   /** `getCached`'s answer when it is in the cache, synchronously; else undefined. */
-  peekCached(orgSlug: string, id: string): { value: Form | undefined } | undefined {
+  peekCached(orgSlug: string, id: string): { value: GateForm | undefined } | undefined {
     return this.cache.peek(`${orgSlug}\n${id}`);
   }
 
-  /** `get` through a short cache: the ingest path's origin gate (see ReadCache). */
-  async getCached(orgSlug: string, id: string): Promise<Form | undefined> {
-    return this.cache.get(`${orgSlug}\n${id}`, () => this.get(orgSlug, id));
+  /** The gate's view of a form through a short cache: the ingest path (see ReadCache). */
+  async getCached(orgSlug: string, id: string): Promise<GateForm | undefined> {
+    return this.cache.get(`${orgSlug}\n${id}`, async () => {
+      const form = await this.get(orgSlug, id);
+      if (!form) return undefined;
+      const current =
+        form.definitionVersion === null
+          ? undefined
+          : await this.definition(orgSlug, id, form.definitionVersion);
+      const arrayAnswers = current ? multipleChoiceNames(current.definition) : [];
+      return { ...form, arrayAnswers };
+    });
   }
 
   async list(orgSlug: string): Promise<FormListItem[]> {

@@ -292,6 +292,7 @@ export class GroupCommitWriter {
             id: r.form.id,
             definitionVersion: r.form.definitionVersion,
             webhooks: r.form.webhooks.map((w) => ({ url: w.url, secret: w.secret })),
+            arrayAnswers: [...r.form.arrayAnswers],
           }) - 1;
         formIndex.set(r.form, form);
       }

@@ -139,6 +139,16 @@ export const sampleDefinition = {
     { logicalName: 'name', type: 'text', label: 'Your name', required: true },
     { logicalName: 'email', type: 'email', label: 'Email', required: true },
     { logicalName: 'message', type: 'textarea', label: 'Message' },
+    {
+      logicalName: 'topics',
+      type: 'choice',
+      multiple: true,
+      label: 'Topics',
+      options: [
+        { value: 'a', label: 'A' },
+        { value: 'b', label: 'B' },
+      ],
+    },
   ],
   submitFields: { source: 'website' },
   thanks: 'Thank you.',
