@@ -45,6 +45,8 @@ export interface RenderConfig {
   readonly cdpMaxMessageBytes: number;
   /** CDP_MAX_CLIENTS: clients attached to one session at once. */
   readonly cdpMaxClients: number;
+  /** DOWNLOAD_MAX_BYTES: the largest file a session's page may download (kept as an artifact). */
+  readonly downloadMaxBytes: number;
   /** BROWSER_UIDS: the uids browsers run under when the service is root; undefined for `off`. */
   readonly browserUids: UidRange | undefined;
 }
@@ -86,6 +88,7 @@ const shape = {
   // A 50 MiB file handed to Playwright's setInputFiles travels base64 in one message (~67 MiB).
   CDP_MAX_MESSAGE_BYTES: envInt(80 * MiB, 64 * 1024, 1024 * MiB),
   CDP_MAX_CLIENTS: envInt(4, 1, 64),
+  DOWNLOAD_MAX_BYTES: envInt(100 * MiB, 1, 4096 * MiB),
   BROWSER_UIDS: envString(),
 };
 
@@ -172,6 +175,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     }),
     cdpMaxMessageBytes: e.CDP_MAX_MESSAGE_BYTES,
     cdpMaxClients: e.CDP_MAX_CLIENTS,
+    downloadMaxBytes: e.DOWNLOAD_MAX_BYTES,
     browserUids: uids === 'off' ? undefined : uids,
   });
 }

@@ -180,6 +180,25 @@ export class SessionBrowser {
     return response.json();
   }
 
+  /** Stops a download, in whichever context it runs (a client's own included). */
+  async cancelDownload(guid: string): Promise<void> {
+    const browser = this.context.browser();
+    if (!browser) return;
+    const cdp = await browser.newBrowserCDPSession();
+    try {
+      const { browserContextIds } = (await cdp.send('Target.getBrowserContexts')) as {
+        browserContextIds: string[];
+      };
+      for (const browserContextId of [undefined, ...browserContextIds]) {
+        await cdp
+          .send('Browser.cancelDownload', { guid, ...(browserContextId && { browserContextId }) })
+          .catch(() => undefined);
+      }
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
+  }
+
   /** Open pages across every context, the client's own included (0-decisions §1). */
   pageCount(): number {
     return this.context.pages().length;

@@ -24,6 +24,8 @@ export interface DoorSession {
   readonly framePolicy: FramePolicy;
   /** Any inbound CDP frame keeps the session alive (spec 1 §3.1). */
   touch(): void;
+  /** A download event the browser sent a client (docs/sessions.md#downloads). */
+  downloadEvent(text: string): void;
   /** A client activated a target: the recorder and screenshots follow it (0-decisions §1). */
   activated(targetId: string): void;
   /** Registers an attached client; `disconnect` is called when the session ends. */

@@ -155,27 +155,33 @@ describe('parameters', () => {
     expect(refusal(frame('Page.navigate', {})).error.message).toMatch(/url is required/);
   });
 
-  it('keeps downloads in the session folder, resolving relative paths and symlinks', () => {
+  it('puts downloads in the session folder whatever path is named, with progress events on', () => {
     for (const downloadPath of [
       '.',
       'downloads',
       '/etc',
       `${sessionDir}/../x`,
       `${sessionDir}/etc-link`,
+      `${sessionDir}/downloads/elsewhere`,
     ]) {
       const verdict = judge(
         frame('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath }),
       );
       expect(verdict.ok && JSON.parse(verdict.text), downloadPath).toMatchObject({
-        params: { behavior: 'allow', downloadPath: policy.downloadDir },
+        params: { behavior: 'allow', downloadPath: policy.downloadDir, eventsEnabled: true },
       });
     }
-    const within = frame('Page.setDownloadBehavior', {
+    const already = frame('Browser.setDownloadBehavior', {
       behavior: 'allowAndName',
-      downloadPath: `${sessionDir}/downloads/not-yet`,
+      downloadPath: policy.downloadDir,
+      eventsEnabled: true,
     });
-    const kept = judge(within);
-    expect(kept.ok && kept.text).toBe(within);
+    const kept = judge(already);
+    expect(kept.ok && kept.text).toBe(already);
+    const page = judge(frame('Page.setDownloadBehavior', { behavior: 'allow', downloadPath: '.' }));
+    expect(page.ok && JSON.parse(page.text)).toMatchObject({
+      params: { downloadPath: policy.downloadDir },
+    });
     expect(
       refusal(frame('Browser.setDownloadBehavior', { behavior: 'default' })).error.message,
     ).toMatch(/behavior/);

@@ -115,11 +115,13 @@ const downloads: ParamJudge = (method, params, policy) => {
       `${method}: behavior must be deny, allow or allowAndName (downloads stay in the session's own folder)`,
     );
   }
-  const inside = confinedPath(policy.sessionDir, params?.['downloadPath']);
-  if (inside === params?.['downloadPath']) return pass(params);
-  // A path outside the folder names the client's own machine (Playwright sends its local temp
-  // dir on connect), not ours: downloads land in the session's folder whatever it says.
-  return pass({ ...params, downloadPath: inside ?? policy.downloadDir });
+  // Whatever path a client names (its own machine's, when Playwright sends its temp dir), downloads
+  // land in the session's folder, where the service keeps them as artifacts; Chromium reports
+  // their progress to the door (docs/sessions.md#downloads).
+  const events = method === 'Browser.setDownloadBehavior' ? { eventsEnabled: true } : {};
+  const wanted = { ...params, downloadPath: policy.downloadDir, ...events };
+  const same = Object.entries(wanted).every(([key, value]) => params?.[key] === value);
+  return pass(same ? params : wanted);
 };
 
 function files(pick: (params: Params) => unknown): ParamJudge {

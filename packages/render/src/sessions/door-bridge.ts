@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DoorSession } from './cdp-door.js';
 import { laterCheck, refusalText, type CdpCommand, type FrameJudge } from './cdp-frame-policy.js';
 import { TargetWatch, WATCHED_EVENTS } from './cdp-targets.js';
+import { DOWNLOAD_EVENTS } from './session-downloads.js';
 import {
   CLOSE,
   ClientFrameReader,
@@ -22,7 +23,8 @@ import {
 
 // How long a client has to hang up after the door's close frame before it is cut off.
 const CLOSE_GRACE_MS = 2000;
-const WATCHED = WATCHED_EVENTS.map((method) => Buffer.from(`"${method}"`));
+const WATCHED = [...WATCHED_EVENTS, ...DOWNLOAD_EVENTS].map((method) => Buffer.from(`"${method}"`));
+const DOWNLOAD = Buffer.from('"Browser.download');
 // Chromium writes an event's method first, so only the head of a frame needs looking at.
 const PROBE_LENGTH = 48;
 
@@ -54,7 +56,9 @@ export class DoorBridge {
       PROBE_LENGTH,
       (head) => WATCHED.some((method) => head.includes(method)),
       (payload) => {
-        this.targets.note(payload.toString('utf8'));
+        const text = payload.toString('utf8');
+        if (payload.subarray(0, PROBE_LENGTH).includes(DOWNLOAD)) this.session.downloadEvent(text);
+        else this.targets.note(text);
       },
     );
     this.log.info({ session: session.id }, 'cdp client attached');

@@ -17,4 +17,6 @@ export interface SessionConfig {
   maxMessageBytes: number;
   /** Clients attached to one session at once (CDP_MAX_CLIENTS). */
   maxClients: number;
+  /** The largest download kept as an artifact (DOWNLOAD_MAX_BYTES); a larger one is cancelled. */
+  downloadMaxBytes: number;
 }

@@ -12,6 +12,7 @@ import { checkRenderUrl, policyRefusal } from '../netguard/url-check.js';
 import type { Profile } from '../profiles.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recorder.js';
 import { Session } from './session.js';
+import { SessionDownloads } from './session-downloads.js';
 import type { SessionConfig } from './session-config.js';
 import type { CreateSessionBody, ScreenshotBody } from './session-schemas.js';
 
@@ -158,6 +159,24 @@ export class SessionManager {
         cleanup,
         isServiceToken: this.isServiceToken,
         now: this.now,
+      });
+      session.downloads = new SessionDownloads({
+        dir: downloadDir,
+        maxBytes: this.deps.config.downloadMaxBytes,
+        cancel: (guid) => launched.cancelDownload(guid),
+        record: (message) => {
+          session.record(message);
+          this.deps.log.warn({ session: session.id }, message);
+        },
+        store: async ({ path, filename, contentType }) => {
+          const artifact = await this.deps.artifacts.put({
+            session: session.id,
+            contentType,
+            labels: { ...session.labels, filename },
+            body: { path },
+          });
+          session.artifacts.push(artifact);
+        },
       });
       this.sessions.set(session.id, session);
       launched.onExit(() => {

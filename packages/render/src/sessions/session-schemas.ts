@@ -72,5 +72,6 @@ export const SessionDescriptorSchema = Type.Object({
   pages: Type.Integer(),
   attached: Type.Integer(),
   artifacts: Type.Array(ArtifactDescriptor),
+  events: Type.Array(Type.Object({ at: Type.String(), message: Type.String() })),
   cdpUrl: Type.Optional(Type.String()),
 });

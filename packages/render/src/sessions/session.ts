@@ -5,6 +5,7 @@ import type { DoorSession } from './cdp-door.js';
 import type { FramePolicy } from './cdp-frame-policy.js';
 import { isInternalUrl } from './cdp-targets.js';
 import type { Recorder } from './recorder.js';
+import type { SessionDownloads } from './session-downloads.js';
 
 // One live browser session (spec 1 §2.4, §3.1): its lease, its own token, its browser, its
 // recorder and the clients attached through the door.
@@ -20,6 +21,13 @@ export interface SessionDescriptor {
   pages: number;
   attached: number;
   artifacts: ArtifactDescriptor[];
+  /** What the user should know that no status said, oldest first (a download cancelled). */
+  events: SessionEvent[];
+}
+
+export interface SessionEvent {
+  at: string;
+  message: string;
 }
 
 export interface SessionParts {
@@ -51,6 +59,9 @@ export class Session implements DoorSession {
   readonly framePolicy: FramePolicy;
   readonly cleanup: () => Promise<void>;
   readonly artifacts: ArtifactDescriptor[] = [];
+  readonly events: SessionEvent[] = [];
+  /** Set by the manager once the session exists: its downloads become its artifacts. */
+  downloads: SessionDownloads | undefined;
   readonly createdAt: number;
   ttlMs: number;
   expiresAt: number;
@@ -116,6 +127,15 @@ export class Session implements DoorSession {
     return this.now() >= this.expiresAt;
   }
 
+  downloadEvent(text: string): void {
+    this.downloads?.note(text);
+  }
+
+  /** Notes something for the session's `events`. */
+  record(message: string): void {
+    this.events.push({ at: new Date(this.now()).toISOString(), message });
+  }
+
   activated(targetId: string): void {
     this.browser.activated(targetId);
   }
@@ -146,6 +166,7 @@ export class Session implements DoorSession {
       pages: this.browser.pageCount(),
       attached: this.clients.size,
       artifacts: [...this.artifacts],
+      events: [...this.events],
     };
   }
 }

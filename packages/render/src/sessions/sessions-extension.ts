@@ -29,6 +29,7 @@ export function sessionsExtension(
         limits: config.captureLimits,
         maxMessageBytes: config.cdpMaxMessageBytes,
         maxClients: config.cdpMaxClients,
+        downloadMaxBytes: config.downloadMaxBytes,
       };
       manager = new SessionManager({
         config: sessionConfig,

@@ -47,12 +47,29 @@ export async function startFixtureServer(): Promise<TestServer> {
     const path = url.pathname;
     if (path === '/download') {
       const name = url.searchParams.get('name') ?? 'file.txt';
-      res
-        .writeHead(200, {
-          'content-type': 'application/octet-stream',
-          'content-disposition': `attachment; filename="${name}"`,
-        })
-        .end(`downloaded ${name}`);
+      const size = Number(url.searchParams.get('size') ?? 0);
+      res.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-disposition': `attachment; filename="${name}"`,
+      });
+      if (size === 0) {
+        res.end(`downloaded ${name}`);
+        return;
+      }
+      // A large file trickles out, 64 KiB every 20 ms, as a real one would over a network.
+      let sent = 0;
+      const timer = setInterval(() => {
+        const part = Math.min(64 * 1024, size - sent);
+        sent += part;
+        if (!res.write(Buffer.alloc(part, 0x61)) && sent < size) return;
+        if (sent >= size) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 20);
+      res.on('close', () => {
+        clearInterval(timer);
+      });
       return;
     }
     if (path === '/report') {

@@ -88,6 +88,7 @@ export async function startSessionTestApp(
     chromiumPath?: string;
     maxMessageBytes?: number;
     maxClients?: number;
+    downloadMaxBytes?: number;
   } = {},
 ): Promise<SessionTestApp> {
   const fixture = await startFixtureServer();
@@ -111,6 +112,7 @@ export async function startSessionTestApp(
       limits: DEFAULT_CAPTURE_LIMITS,
       maxMessageBytes: options.maxMessageBytes ?? 80 * 1024 * 1024,
       maxClients: options.maxClients ?? 4,
+      downloadMaxBytes: options.downloadMaxBytes ?? 100 * 1024 * 1024,
     },
     proxy,
     // As the service runs them: a uid of their own when the tests run as root, sandboxed.
