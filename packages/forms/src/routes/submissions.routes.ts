@@ -1,13 +1,25 @@
 import { Readable } from 'node:stream';
 import { Type } from '@fastify/type-provider-typebox';
 import { HttpError } from '@havn/shared';
-import { answerColumns, csvExport, jsonExport } from '../services/export.service.js';
+import type { FastifyReply } from 'fastify';
+import {
+  answerColumns,
+  csvExport,
+  jsonExport,
+  orgAnswerColumns,
+} from '../services/export.service.js';
+import { exportRange } from '../services/export-range.js';
 import { adminAuth } from './admin-auth.js';
 import type { App, RouteDeps } from './app.js';
 
 const OrgParams = Type.Object({ org: Type.String() });
 const FormParams = Type.Object({ org: Type.String(), form: Type.String() });
 const SubParams = Type.Object({ org: Type.String(), form: Type.String(), id: Type.String() });
+const ExportQuery = Type.Object({
+  format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('json')])),
+  since: Type.Optional(Type.String()),
+  until: Type.Optional(Type.String()),
+});
 const FeedQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1 })),
   before: Type.Optional(Type.String()),
@@ -59,40 +71,62 @@ export function registerSubmissionRoutes(app: App, deps: RouteDeps): void {
     },
   );
 
+  /** Streams an export as an attachment named `<name>-submissions-<day>.<format>`. */
+  function sendExport(
+    reply: FastifyReply,
+    name: string,
+    format: 'csv' | 'json',
+    body: AsyncIterable<string>,
+  ) {
+    const day = new Date(deps.now()).toISOString().slice(0, 10);
+    const filename = `${name}-submissions-${day}.${format}`.replace(/[^A-Za-z0-9._-]/g, '_');
+    return reply
+      .header(
+        'content-type',
+        format === 'csv'
+          ? 'text/csv; charset=utf-8; header=present'
+          : 'application/json; charset=utf-8',
+      )
+      .header('content-disposition', `attachment; filename="${filename}"`)
+      .send(Readable.from(body));
+  }
+
   app.get(
     '/api/orgs/:org/forms/:form/submissions/export',
-    {
-      onRequest,
-      schema: {
-        params: FormParams,
-        querystring: Type.Object({
-          format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('json')])),
-        }),
-      },
-    },
+    { onRequest, schema: { params: FormParams, querystring: ExportQuery } },
     async (request, reply) => {
       const { org, form } = request.params;
+      const range = exportRange(request.query.since, request.query.until);
       await mustGetForm(org, form);
       const format = request.query.format ?? 'csv';
-      const day = new Date(deps.now()).toISOString().slice(0, 10);
-      const filename = `${org}-${form}-submissions-${day}.${format}`.replace(
-        /[^A-Za-z0-9._-]/g,
-        '_',
-      );
-      const records = store.submissions.all(org, form);
+      const records = store.submissions.all(org, form, range);
       const body =
         format === 'csv'
           ? csvExport(answerColumns(await store.forms.allDefinitions(org, form)), records)
           : jsonExport(records);
-      return reply
-        .header(
-          'content-type',
-          format === 'csv'
-            ? 'text/csv; charset=utf-8; header=present'
-            : 'application/json; charset=utf-8',
-        )
-        .header('content-disposition', `attachment; filename="${filename}"`)
-        .send(Readable.from(body));
+      return sendExport(reply, `${org}-${form}`, format, body);
+    },
+  );
+
+  app.get(
+    '/api/orgs/:org/submissions/export',
+    { onRequest, schema: { params: OrgParams, querystring: ExportQuery } },
+    async (request, reply) => {
+      const { org } = request.params;
+      const range = exportRange(request.query.since, request.query.until);
+      const format = request.query.format ?? 'csv';
+      const records = store.submissions.all(org, undefined, range);
+      let body: AsyncIterable<string>;
+      if (format === 'csv') {
+        const perForm: string[][] = [];
+        for (const f of await store.forms.list(org)) {
+          perForm.push(answerColumns(await store.forms.allDefinitions(org, f.id)));
+        }
+        body = csvExport(orgAnswerColumns(perForm), records, { formColumn: true });
+      } else {
+        body = jsonExport(records);
+      }
+      return sendExport(reply, org, format, body);
     },
   );
 
@@ -108,15 +142,32 @@ export function registerSubmissionRoutes(app: App, deps: RouteDeps): void {
     },
   );
 
-  app.post(
-    '/api/orgs/:org/forms/:form/submissions/:id/read',
+  for (const [path, read] of [
+    ['read', true],
+    ['unread', false],
+  ] as const) {
+    app.post(
+      `/api/orgs/:org/forms/:form/submissions/:id/${path}`,
+      { onRequest, schema: { params: SubParams } },
+      async (request) => {
+        const { org, form, id } = request.params;
+        if (!(await store.submissions.setRead(org, form, id, read))) {
+          throw new HttpError(404, `submission ${id} not found`);
+        }
+        return { id, read };
+      },
+    );
+  }
+
+  app.delete(
+    '/api/orgs/:org/forms/:form/submissions/:id',
     { onRequest, schema: { params: SubParams } },
-    async (request) => {
+    async (request, reply) => {
       const { org, form, id } = request.params;
-      if (!(await store.submissions.markRead(org, form, id))) {
+      if (!(await store.submissions.delete(org, form, id))) {
         throw new HttpError(404, `submission ${id} not found`);
       }
-      return { id, read: true };
+      return reply.code(204).send();
     },
   );
 

@@ -49,15 +49,27 @@ function csvLine(cells: unknown[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
-/** The CSV export, a line at a time. */
+/**
+ * The answer columns of an organisation-wide export: each form's (see answerColumns), forms in
+ * id order, a name shared by several forms once.
+ */
+export function orgAnswerColumns(perForm: string[][]): string[] {
+  return [...new Set(perForm.flat())];
+}
+
+/** The CSV export, a line at a time; an organisation-wide one has a `form` column after `id`. */
 export async function* csvExport(
   columns: string[],
   records: AsyncIterable<SubmissionRecord>,
+  options: { formColumn?: boolean } = {},
 ): AsyncGenerator<string> {
-  yield csvLine([...fixedColumns, ...columns, ...metadataColumns]);
+  const fixed = options.formColumn
+    ? (['id', 'form', ...fixedColumns.slice(1)] as const)
+    : fixedColumns;
+  yield csvLine([...fixed, ...columns, ...metadataColumns]);
   for await (const r of records) {
     yield csvLine([
-      ...fixedColumns.map((c) => r[c]),
+      ...fixed.map((c) => r[c]),
       ...columns.map((c) => r.answers[c]),
       ...metadataColumns.map((c) => r[c]),
     ]);

@@ -53,10 +53,10 @@ afterAll(async () => {
 
 test('the export reads every submission in order across pages', async () => {
   const seen: string[] = [];
-  for await (const r of store.submissions.all('acme', 'contact', 2)) seen.push(r.id);
+  for await (const r of store.submissions.all('acme', 'contact', {}, 2)) seen.push(r.id);
   expect(seen).toEqual(ids);
   const exact: string[] = [];
-  for await (const r of store.submissions.all('acme', 'contact', 7)) exact.push(r.id);
+  for await (const r of store.submissions.all('acme', 'contact', {}, 7)) exact.push(r.id);
   expect(exact).toEqual(ids);
 });
 

@@ -111,10 +111,11 @@ export class SubmissionStore {
     return row ? toRecord(row) : undefined;
   }
 
-  async markRead(org: string, form: string, id: string): Promise<boolean> {
+  /** Sets the read flag; false when there is no such submission. */
+  async setRead(org: string, form: string, id: string, read: boolean): Promise<boolean> {
     const r = await this.db
       .updateTable('submissions')
-      .set({ read: 1 })
+      .set({ read: read ? 1 : 0 })
       .where('orgSlug', '=', org)
       .where('formId', '=', form)
       .where('id', '=', id)
@@ -122,19 +123,50 @@ export class SubmissionStore {
     return r.numUpdatedRows > 0n;
   }
 
-  /** Every submission of a form, oldest first, read page by page so memory stays flat. */
-  async *all(org: string, form: string, pageSize = 500): AsyncGenerator<SubmissionRecord> {
+  /**
+   * Erases a submission with its outbox rows and their attempt log, in one transaction
+   * (docs/forms.md#submissions); false when there is no such submission.
+   */
+  async delete(org: string, form: string, id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const found = await trx
+        .deleteFrom('submissions')
+        .where('orgSlug', '=', org)
+        .where('formId', '=', form)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (found.numDeletedRows === 0n) return false;
+      const deliveryIds = trx.selectFrom('deliveries').select('id').where('submissionId', '=', id);
+      await trx.deleteFrom('deliveryAttempts').where('deliveryId', 'in', deliveryIds).execute();
+      await trx.deleteFrom('deliveries').where('submissionId', '=', id).execute();
+      return true;
+    });
+  }
+
+  /**
+   * Every submission of a form, or of the organisation when `form` is undefined, oldest first,
+   * received in [since, until) when given (ISO strings, compared as stored), read page by page so
+   * memory stays flat.
+   */
+  async *all(
+    org: string,
+    form: string | undefined,
+    range: { since?: string; until?: string } = {},
+    pageSize = 500,
+  ): AsyncGenerator<SubmissionRecord> {
     let after = '';
     for (;;) {
-      const rows = await this.db
+      let query = this.db
         .selectFrom('submissions')
         .selectAll()
         .where('orgSlug', '=', org)
-        .where('formId', '=', form)
         .where('id', '>', after)
         .orderBy('id')
-        .limit(pageSize)
-        .execute();
+        .limit(pageSize);
+      if (form !== undefined) query = query.where('formId', '=', form);
+      if (range.since !== undefined) query = query.where('receivedAt', '>=', range.since);
+      if (range.until !== undefined) query = query.where('receivedAt', '<', range.until);
+      const rows = await query.execute();
       for (const row of rows) yield toRecord(row);
       const last = rows.at(-1);
       if (!last || rows.length < pageSize) return;
