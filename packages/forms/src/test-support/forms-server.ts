@@ -42,6 +42,8 @@ export async function startForms(
     deps?: Partial<
       Pick<ServerDeps, 'retrySchedule' | 'deliveryTimeoutMs' | 'deliveryLeaseMs' | 'now'>
     >;
+    /** Where the server logs (JSON lines at `info` and up); silent when not given. */
+    logTo?: NodeJS.WritableStream;
   } = {},
 ): Promise<RunningForms> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'havn-forms-'));
@@ -59,7 +61,9 @@ export async function startForms(
     allowPrivateWebhooks: true,
     ...options.config,
   });
-  const log = createLogger({ name: 'forms-test', level: 'silent' });
+  const log = options.logTo
+    ? createLogger({ name: 'forms-test', level: 'info', destination: options.logTo })
+    : createLogger({ name: 'forms-test', level: 'silent' });
   const store = await openStore(location, buildFromRequest);
   const app = await buildServer({
     config,

@@ -51,6 +51,8 @@ export class DeliveryWorker {
   private readonly burstSpacingMs: number;
   private readonly leaseMs: number;
   private lastLaunch = 0;
+  /** Targets the address policy refused, each logged once (bounded). */
+  private readonly refusedTargets = new Set<string>();
   private page: DeliveryRow[] = [];
   private pageReadAt = 0;
   /** The round of reading and launching under way, if any. */
@@ -223,6 +225,11 @@ export class DeliveryWorker {
       };
     } else if (result.drop) {
       next = { status: 'dropped', nextAttemptAt: finished, deliveredAt: null };
+    } else if (result.refused) {
+      // docs/forms.md#outbound-safety: the policy's verdict does not change with retries, so the
+      // delivery fails at once, and the target is logged once, not once per delivery.
+      next = { status: 'failed', nextAttemptAt: finished, deliveredAt: null };
+      this.logRefusedOnce(row, result.error);
     } else {
       const schedule =
         row.kind === 'push' ? this.deps.schedule.slice(0, pushRetrySteps) : this.deps.schedule;
@@ -249,6 +256,16 @@ export class DeliveryWorker {
       error: result.error,
       next: { ...next, roundAttempts },
     });
+  }
+
+  private logRefusedOnce(row: DeliveryRow, error: string | null): void {
+    if (this.refusedTargets.has(row.target)) return;
+    if (this.refusedTargets.size >= 1_000) this.refusedTargets.clear();
+    this.refusedTargets.add(row.target);
+    this.deps.log.warn(
+      { kind: row.kind, target: row.target, error },
+      'delivery target refused by the address policy; its deliveries fail without retries',
+    );
   }
 
   // Attempts that finish together are recorded in one transaction: one sync instead of one each,

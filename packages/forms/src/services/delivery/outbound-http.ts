@@ -1,13 +1,28 @@
 import http from 'node:http';
 import https from 'node:https';
-import { checkHost, guardedLookup, isIpLiteral, type HostPolicy } from '@havn/shared';
+import {
+  checkHost,
+  guardedLookup,
+  HostRefusedError,
+  isIpLiteral,
+  type HostPolicy,
+} from '@havn/shared';
 
-/** What one delivery attempt came to; `drop` means the target is gone for good. */
+/**
+ * What one delivery attempt came to; `drop` means the target is gone for good; `refused` means
+ * the address policy refused the target, which no retry changes.
+ */
 export interface AttemptResult {
   ok: boolean;
   status: number | null;
   error: string | null;
   drop?: boolean;
+  refused?: boolean;
+}
+
+/** The lookup's refusal of a host on a refused range (not a name that failed to resolve). */
+function isPolicyRefusal(err: unknown): boolean {
+  return err instanceof HostRefusedError && err.verdict.reason === 'refused';
 }
 
 export interface OutboundRequest {
@@ -47,7 +62,7 @@ export class OutboundHttp {
       return { ok: false, status: null, error: `unsupported scheme ${url.protocol}` };
     }
     const refusal = await this.literalRefusal(url.hostname);
-    if (refusal !== null) return { ok: false, status: null, error: refusal };
+    if (refusal !== null) return { ok: false, status: null, error: refusal, refused: true };
     const length = typeof req.body === 'string' ? Buffer.byteLength(req.body) : req.body.byteLength;
     const client = url.protocol === 'https:' ? https : http;
     const agent = url.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
@@ -96,6 +111,7 @@ export class OutboundHttp {
           ok: false,
           status: null,
           error: timedOut ? `timed out after ${String(this.timeoutMs)} ms` : err.message,
+          ...(isPolicyRefusal(err) ? { refused: true } : {}),
         });
       });
       request.end(req.body);

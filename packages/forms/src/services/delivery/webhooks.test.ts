@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -171,26 +172,41 @@ describe('signed webhooks', () => {
 });
 
 describe('outbound safety and restarts', () => {
-  test('without ALLOW_PRIVATE_WEBHOOKS loopback targets are refused and recorded as failed', async () => {
+  test('without ALLOW_PRIVATE_WEBHOOKS a loopback target fails at once, logged once per target', async () => {
     const receiver = await startReceiver();
-    const s = await startForms({
-      config: { allowPrivateWebhooks: false },
-      deps: { retrySchedule: [60_000] },
-    });
+    const lines: string[] = [];
+    const logTo = new PassThrough();
+    logTo.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n')));
+    // The default schedule: a refusal must not wait out a day of retries.
+    const s = await startForms({ config: { allowPrivateWebhooks: false }, logTo });
+    const targets = [`${receiver.url}/literal`, `http://localhost:${String(receiver.port)}/name`];
     try {
-      await seedForm(s.url, {
-        webhooks: [
-          { url: `${receiver.url}/literal`, secret: 's' },
-          { url: `http://localhost:${String(receiver.port)}/name`, secret: 's' },
-        ],
-      });
-      const id = await submit(s);
-      const ds = await waitFor(async () => {
-        const d = await deliveries(s, id);
-        return d.every((x) => x.attempts > 0) ? d : undefined;
-      });
-      for (const d of ds) expect(d.lastError).toMatch(/refused range/);
+      await seedForm(s.url, { webhooks: targets.map((url) => ({ url, secret: 's' })) });
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push(await submit(s));
+      for (const id of ids) {
+        const ds = await waitFor(async () => {
+          const d = await deliveries(s, id);
+          return d.every((x) => x.status !== 'pending') ? d : undefined;
+        });
+        expect(ds.map((d) => [d.target, d.status, d.attempts])).toEqual(
+          targets.map((t) => [t, 'failed', 1]),
+        );
+        for (const d of ds) expect(d.lastError).toMatch(/refused range loopback /);
+      }
       expect(receiver.received).toHaveLength(0);
+      const refusals = lines
+        .filter((l) => l.includes('refused by the address policy'))
+        .map((l) => (JSON.parse(l) as { target: string; error: string }).target);
+      expect(refusals.sort()).toEqual([...targets].sort());
+      // Redeliver starts it over, and it fails at once again, without another log line.
+      const again = await client(s.url)('POST', `${submitPath}/${ids[0]!}/redeliver`);
+      expect(again.status).toBe(202);
+      await waitFor(async () => {
+        const d = await deliveries(s, ids[0]!);
+        return d.every((x) => x.status === 'failed' && x.attempts === 2) ? d : undefined;
+      });
+      expect(lines.filter((l) => l.includes('refused by the address policy'))).toHaveLength(2);
     } finally {
       await s.close();
       await receiver.close();
