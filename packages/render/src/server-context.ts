@@ -22,8 +22,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A route that needs no token (only GET /healthz, spec 1 §5 rule 1). */
     public?: boolean;
-    /** A CDP discovery route: it checks the token itself, and takes a session's own too. */
-    discovery?: boolean;
+    /** A session route that takes the session's own token too, and checks it itself. */
+    sessionToken?: boolean;
   }
 }
 

@@ -18,7 +18,7 @@ const PATHS = ['json/version', 'json/list', 'json', 'json/protocol'] as const;
  * The session a discovery request is about: the one in the path (its own token or the service
  * token), or, at the service root, the one whose own token the request presents.
  */
-function discoverySession(request: FastifyRequest, manager: SessionManager): Session {
+export function discoverySession(request: FastifyRequest, manager: SessionManager): Session {
   const token = presentedToken(request);
   const id = (request.params as { id?: string }).id;
   if (id !== undefined) {
@@ -76,7 +76,7 @@ export function discoveryRoutes(
     'json/protocol': protocol,
   };
   // The handlers check the token themselves: the session's own is good here too.
-  const options = { config: { public: true, discovery: true } };
+  const options = { config: { public: true, sessionToken: true } };
   for (const prefix of ['/v1/sessions/:id/', '/']) {
     for (const path of PATHS) {
       for (const slash of ['', '/']) {

@@ -74,4 +74,5 @@ export const SessionDescriptorSchema = Type.Object({
   artifacts: Type.Array(ArtifactDescriptor),
   events: Type.Array(Type.Object({ at: Type.String(), message: Type.String() })),
   cdpUrl: Type.Optional(Type.String()),
+  liveUrl: Type.Optional(Type.String()),
 });

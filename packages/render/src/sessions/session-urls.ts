@@ -26,3 +26,14 @@ export function doorUrl(
   const page = pageId === undefined ? '' : `/page/${pageId}`;
   return `${origin.replace(/^http/, 'ws')}/v1/sessions/${id}/cdp${page}?token=${encodeURIComponent(token)}`;
 }
+
+/** The live view's address (docs/sessions.md#live-view), with the session's own token. */
+export function liveViewUrl(
+  request: FastifyRequest,
+  base: string | undefined,
+  id: string,
+  token: string,
+): string {
+  const origin = base ?? `${request.protocol}://${request.headers.host ?? request.hostname}`;
+  return `${origin}/v1/sessions/${id}/live?token=${encodeURIComponent(token)}`;
+}

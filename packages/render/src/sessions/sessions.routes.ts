@@ -8,7 +8,8 @@ import { CdpDoor } from './cdp-door.js';
 import { discoveryRoutes } from './discovery.routes.js';
 import type { Session } from './session.js';
 import type { SessionManager } from './session-manager.js';
-import { doorUrl, presentedToken } from './session-urls.js';
+import { liveRoutes } from './live/live.routes.js';
+import { doorUrl, liveViewUrl, presentedToken } from './session-urls.js';
 import {
   CreateSessionBody,
   ScreenshotBody,
@@ -50,10 +51,13 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     door.close();
   });
 
-  // Spec 1 §5: the service token on every session route. Discovery checks for itself, because it
-  // also takes the session's own token, the one a CDP client was handed.
+  // Spec 1 §5: the service token on every session route. Discovery and the live view check for
+  // themselves, because they also take the session's own token, the one a client was handed.
   app.addHook('onRequest', (request, _reply, next) => {
-    if (request.routeOptions.config.discovery || manager.isServiceToken(presentedToken(request))) {
+    if (
+      request.routeOptions.config.sessionToken ||
+      manager.isServiceToken(presentedToken(request))
+    ) {
       next();
     } else {
       next(new HttpError(401, 'missing or invalid token'));
@@ -85,7 +89,8 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     async (request, reply) => {
       const { session, token } = await manager.create(request.body);
       const cdpUrl = doorUrl(request, options.publicBaseUrl, session.id, token);
-      return reply.code(201).send({ ...session.describe(), cdpUrl });
+      const liveUrl = liveViewUrl(request, options.publicBaseUrl, session.id, token);
+      return reply.code(201).send({ ...session.describe(), cdpUrl, liveUrl });
     },
   );
 
@@ -150,5 +155,6 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
   );
 
   discoveryRoutes(app, manager, options.publicBaseUrl);
+  liveRoutes(app, manager);
   done();
 };

@@ -17,6 +17,10 @@ const PAGES: Readonly<Record<string, string>> = {
     '<!doctype html><title>upload</title><input type="file" id="file">' +
     '<p id="got"></p><script>document.getElementById(\'file\').onchange=async(e)=>{' +
     "const f=e.target.files[0];document.getElementById('got').textContent=f.name+':'+(await f.text())}</script>",
+  '/button':
+    '<!doctype html><title>button</title><style>body{margin:0}</style>' +
+    '<button id="b" style="position:absolute;left:0;top:0;width:400px;height:300px" ' +
+    'onclick="this.textContent=\'clicked\'">click me</button>',
   // What the page sees of its browser, reported to /report before `load` (an image holds it).
   '/probe':
     '<!doctype html><meta name="viewport" content="width=device-width"><title>probe</title><script>' +

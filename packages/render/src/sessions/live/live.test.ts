@@ -1,0 +1,60 @@
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachToPage, rawClient } from '../test-support/cdp-client.js';
+import { startSessionTestApp, type SessionTestApp } from '../test-support/session-test-app.js';
+
+// The live view in a real browser: a person watches the session's tab and clicks a button in it,
+// while a CDP client is attached; the read-only view shows the tab but clicks do nothing.
+
+let t: SessionTestApp;
+let viewer: Browser;
+
+beforeAll(async () => {
+  t = await startSessionTestApp();
+  viewer = await chromium.launch({
+    executablePath: '/usr/bin/chromium-headless-shell',
+    args: ['--no-sandbox'],
+  });
+});
+afterAll(async () => {
+  await viewer.close();
+  await t.close();
+});
+
+describe('the live view', () => {
+  it('shows the active tab and takes a click, beside an attached client, or only shows it', async () => {
+    const created = await t.api('POST', '/v1/sessions', { url: `${t.fixture.url}/button` });
+    const { id, cdpUrl, liveUrl } = created.body as { id: string; cdpUrl: string; liveUrl: string };
+    expect(liveUrl).toMatch(new RegExp(`^${t.baseUrl}/v1/sessions/${id}/live\\?token=`));
+    const client = await rawClient(cdpUrl);
+    const pageSession = await attachToPage(client);
+    const label = async () =>
+      (
+        await client.command(
+          'Runtime.evaluate',
+          { expression: "document.getElementById('b').textContent" },
+          pageSession,
+        )
+      ).result?.['result'] as { value?: string } | undefined;
+    try {
+      const readOnly = await viewer.newPage();
+      await readOnly.goto(`${liveUrl}&interactive=0`);
+      await expect.poll(() => readOnly.textContent('#state')).toBe('live');
+      await readOnly.click('#screen', { position: { x: 100, y: 100 } });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await label())?.value).toBe('click me');
+
+      const live = await viewer.newPage();
+      await live.goto(liveUrl);
+      await expect.poll(() => live.textContent('#state')).toBe('live');
+      // The frame is the session's 800×600 viewport, shown at its own size.
+      expect(await live.evaluate("document.getElementById('screen').naturalWidth")).toBe(800);
+      await live.click('#screen', { position: { x: 100, y: 100 } });
+      await expect.poll(async () => (await label())?.value).toBe('clicked');
+    } finally {
+      client.close();
+    }
+    expect((await fetch(`${t.baseUrl}/v1/sessions/${id}/live`)).status).toBe(401);
+    expect((await fetch(`${t.baseUrl}/v1/sessions/${id}/live?token=nope`)).status).toBe(401);
+  });
+});
