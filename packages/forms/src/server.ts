@@ -87,6 +87,21 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     }
   });
 
+  // docs/forms.md#plain-html-posts: the ingest route also takes a plain HTML form's body, kept as
+  // its bytes and read on the writer thread like JSON; every other route answers it 415.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'buffer' },
+    (request, body, done) => {
+      if (request.routeOptions.config.unparsedJson !== true) {
+        done(new HttpError(415, 'body must be JSON (Content-Type: application/json)'), undefined);
+        return;
+      }
+      request.rawBody = body as Buffer;
+      done(null, undefined);
+    },
+  );
+
   const outbound = new OutboundHttp(
     { allowPrivate: config.allowPrivateWebhooks, allowedHosts: [] },
     deps.deliveryTimeoutMs ?? 10_000,

@@ -25,6 +25,7 @@ const FormBody = Type.Object({
       { maxItems: 20 },
     ),
   ),
+  redirectUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
   definition: Type.Optional(Type.Unknown()),
 });
 
@@ -79,7 +80,9 @@ export function registerFormRoutes(app: App, deps: RouteDeps): void {
     { onRequest, bodyLimit: definitionLimit, schema: { params: FormParams, body: FormBody } },
     async (request) => {
       const { org, form } = request.params;
-      const patched = await store.forms.patch(org, form, toFormPatch(request.body), iso());
+      const current = await mustGetForm(org, form);
+      const patch = toFormPatch(request.body, current);
+      const patched = await store.forms.patch(org, form, patch, iso());
       if (!patched) throw new HttpError(404, `form ${org}/${form} not found`);
       return patched;
     },

@@ -145,7 +145,7 @@ describe('public endpoints', () => {
     }
     const form = await fetch(`${s.url}${submitPath}`, {
       method: 'POST',
-      headers: { origin: site, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { origin: site, 'content-type': 'multipart/form-data; boundary=x' },
       body: 'name=A',
     });
     expect(form.status).toBe(415);

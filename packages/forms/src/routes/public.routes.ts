@@ -139,6 +139,9 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
         const v = request.headers[name];
         return typeof v === 'string' ? v : null;
       };
+      const urlencoded = request.headers['content-type']?.startsWith(
+        'application/x-www-form-urlencoded',
+      );
       // Parsed, checked and stored on the writer thread; answers only after the group commit that
       // holds this row (and its outbox rows) is synced. A bad body rejects with its 400.
       const id = await store.writer.ingest({
@@ -151,7 +154,16 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
         userAgent: header('user-agent'),
         ip: request.ip,
         now: deps.now(),
+        ...(urlencoded === true ? { urlencoded: true } : {}),
       });
+      if (urlencoded === true) {
+        // docs/forms.md#plain-html-posts: the browser follows a 303 with a GET.
+        const thanks = `${baseUrl(config, request)}/f/${encodeURIComponent(org)}/${encodeURIComponent(form.id)}/thanks`;
+        return reply
+          .code(303)
+          .header('location', form.redirectUrl ?? thanks)
+          .send();
+      }
       // The answer's bytes as JSON.stringify({ status, id }) makes them, without a serializer.
       void reply.header('content-type', 'application/json; charset=utf-8');
       return `{"status":"received","id":${JSON.stringify(id)}}`;

@@ -41,4 +41,27 @@ export async function registerWebRoutes(app: App, deps: RouteDeps): Promise<void
   };
   app.get('/', page('index.html'));
   app.get('/f/:org/:form', page(join('f', 'index.html')));
+  // docs/forms.md#plain-html-posts: where a plain HTML post lands when its form has no redirectUrl.
+  app.get('/f/:org/:form/thanks', async (request, reply) => {
+    const { org, form } = request.params as { org: string; form: string };
+    const stored = await deps.store.forms.definition(org, form).catch(() => undefined);
+    const thanks = stored?.definition.thanks;
+    const text =
+      typeof thanks === 'string' && thanks !== '' ? thanks : 'Thank you. We got your answers.';
+    return reply.type('text/html; charset=utf-8').send(thanksPage(text));
+  });
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => `&#${String(c.charCodeAt(0))};`);
+
+function thanksPage(text: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>Thank you</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem">
+<h1>Thank you</h1>
+<p>${escapeHtml(text)}</p>
+</body></html>
+`;
 }

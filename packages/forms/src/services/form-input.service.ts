@@ -7,7 +7,30 @@ export interface FormBody {
   description?: string;
   allowedOrigins?: string[];
   webhooks?: { url: string; secret?: string }[];
+  redirectUrl?: string | null;
   definition?: unknown;
+}
+
+/**
+ * docs/forms.md#plain-html-posts: a plain HTML post is sent on to `redirectUrl`, which must be an
+ * http(s) URL on one of the form's allowed origins, so the form cannot be used as an open
+ * redirect.
+ */
+function checkRedirect(value: string | null | undefined, origins: string[]): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new HttpError(400, `redirectUrl must be an absolute URL (got ${value})`);
+  }
+  if (!origins.includes(url.origin)) {
+    throw new HttpError(
+      400,
+      `redirectUrl must be on one of the form's allowedOrigins (got ${value})`,
+    );
+  }
+  return value;
 }
 
 /** An origin as a browser sends it: scheme://host[:port], nothing else. */
@@ -66,11 +89,13 @@ export function isNonEmptyDefinition(v: unknown): boolean {
 export function toFormWrite(formId: string, body: FormBody): FormWrite {
   const definition = isNonEmptyDefinition(body.definition) ? body.definition : undefined;
   if (definition !== undefined) validateDefinition(definition, 'definition');
+  const allowedOrigins = (body.allowedOrigins ?? []).map(checkOrigin);
   return {
     name: body.name ?? formId,
     description: body.description ?? '',
-    allowedOrigins: (body.allowedOrigins ?? []).map(checkOrigin),
+    allowedOrigins,
     webhooks: (body.webhooks ?? []).map(checkWebhook),
+    redirectUrl: checkRedirect(body.redirectUrl, allowedOrigins),
     definition: definition ?? undefined,
   };
 }
@@ -79,13 +104,22 @@ export function toFormWrite(formId: string, body: FormBody): FormWrite {
  * PATCH: only the fields the body names, each checked as in a PUT; a `definition` that is null or
  * empty changes nothing, as in a PUT. Webhooks named without a secret get a generated one.
  */
-export function toFormPatch(body: FormBody): Partial<FormWrite> {
+export function toFormPatch(
+  body: FormBody,
+  current: Pick<FormWrite, 'allowedOrigins' | 'redirectUrl'>,
+): Partial<FormWrite> {
   const patch: Partial<FormWrite> = {};
   if (body.name !== undefined) patch.name = body.name;
   if (body.description !== undefined) patch.description = body.description;
   if (body.allowedOrigins !== undefined)
     patch.allowedOrigins = body.allowedOrigins.map(checkOrigin);
   if (body.webhooks !== undefined) patch.webhooks = body.webhooks.map(checkWebhook);
+  // The redirect must stay on an allowed origin, whichever of the two this changes.
+  const redirect = checkRedirect(
+    body.redirectUrl === undefined ? current.redirectUrl : body.redirectUrl,
+    patch.allowedOrigins ?? current.allowedOrigins,
+  );
+  if (body.redirectUrl !== undefined) patch.redirectUrl = redirect;
   if (isNonEmptyDefinition(body.definition)) {
     validateDefinition(body.definition, 'definition');
     patch.definition = body.definition;

@@ -98,12 +98,40 @@ export function isSpam(submitFields: Record<string, unknown> | null): boolean {
   return typeof gotcha === 'string' && gotcha !== '';
 }
 
+/**
+ * A plain HTML form's body (docs/forms.md#plain-html-posts) as the JSON body it stands for: each
+ * field an answer, a repeated field (or any field of a multiple-choice question) an array; the
+ * honeypot `_gotcha` and `submitFields.<name>` fields go to `submitFields`.
+ */
+export function parseUrlencodedBody(raw: Uint8Array, arrayAnswers: readonly string[]): unknown {
+  const params = new URLSearchParams(
+    Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'),
+  );
+  const body: Record<string, unknown> = {};
+  const submitFields: Record<string, string> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    if (key === '_gotcha') submitFields._gotcha = values.join('');
+    else if (key.startsWith('submitFields.')) {
+      submitFields[key.slice('submitFields.'.length)] = values.join(',');
+    } else if (key === 'submitFields') {
+      throw new HttpError(400, 'submitFields must be sent as submitFields.<name> fields');
+    } else body[key] = values.length > 1 || arrayAnswers.includes(key) ? values : values[0];
+  }
+  if (Object.keys(submitFields).length > 0) body.submitFields = submitFields;
+  return body;
+}
+
 /** The rows of one submission as its request delivered it (the store's SubmissionBuilder). */
 export function buildFromRequest(
   request: IngestRequest,
   newId: (prefix: string) => string,
 ): { id: string; write: SubmissionWrite } {
-  return buildSubmissionWrite(request, parseIngestBody(request.raw), newId);
+  const parsed =
+    request.urlencoded === true
+      ? parseUrlencodedBody(request.raw, request.form.arrayAnswers)
+      : parseIngestBody(request.raw);
+  return buildSubmissionWrite(request, parsed, newId);
 }
 
 /**

@@ -14,6 +14,8 @@ export interface Form {
   description: string;
   allowedOrigins: string[];
   webhooks: Webhook[];
+  /** Where a plain HTML post is sent after it is stored; null: the built-in thanks page. */
+  redirectUrl: string | null;
   definitionVersion: number | null;
   createdAt: string;
   updatedAt: string;
@@ -56,6 +58,7 @@ export interface FormWrite {
   description: string;
   allowedOrigins: string[];
   webhooks: Webhook[];
+  redirectUrl: string | null;
   /** Undefined leaves the stored definition and its version untouched (spec 2 §4.3 rule 2). */
   definition: object | undefined;
 }
@@ -67,6 +70,7 @@ function toForm(row: FormTable): Form {
     description: row.description,
     allowedOrigins: JSON.parse(row.allowedOrigins) as string[],
     webhooks: JSON.parse(row.webhooks) as Webhook[],
+    redirectUrl: row.redirectUrl,
     definitionVersion: row.definitionVersion,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -169,6 +173,7 @@ export class FormStore {
       description: write.description,
       allowedOrigins: JSON.stringify(write.allowedOrigins),
       webhooks: JSON.stringify(write.webhooks),
+      redirectUrl: write.redirectUrl,
       updatedAt: now,
     };
     return this.invalidating(
@@ -221,6 +226,7 @@ export class FormStore {
         ? { allowedOrigins: JSON.stringify(patch.allowedOrigins) }
         : {}),
       ...(patch.webhooks !== undefined ? { webhooks: JSON.stringify(patch.webhooks) } : {}),
+      ...(patch.redirectUrl !== undefined ? { redirectUrl: patch.redirectUrl } : {}),
       updatedAt: now,
     };
     return this.invalidating(

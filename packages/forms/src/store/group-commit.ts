@@ -23,6 +23,8 @@ export interface IngestRequest {
   pushSubscriptions: readonly Pick<PushSubscriptionRow, 'id' | 'endpoint'>[];
   /** The body bytes exactly as received, not parsed yet. */
   raw: Buffer;
+  /** The body is a plain HTML form's (application/x-www-form-urlencoded), not JSON. */
+  urlencoded?: boolean;
   origin: string | null;
   referer: string | null;
   userAgent: string | null;
@@ -312,6 +314,7 @@ export class GroupCommitWriter {
         userAgent: r.userAgent,
         ip: r.ip,
         now: r.now,
+        ...(r.urlencoded === true ? { urlencoded: true } : {}),
       };
     });
     const batch: IngestBatch = { forms, pushes, items };

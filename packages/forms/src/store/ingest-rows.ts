@@ -62,6 +62,7 @@ export class IngestRowBuilder {
             userAgent: item.userAgent,
             ip: item.ip,
             now: item.now,
+            ...(item.urlencoded === true ? { urlencoded: true } : {}),
             pushSubscriptions: batch.pushes[item.push] ?? [],
           },
           this.newId,

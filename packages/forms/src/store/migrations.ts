@@ -190,12 +190,22 @@ function sharedInstances(types: SqlTypes): Migration {
   };
 }
 
+// Where a plain HTML post lands after it is stored (docs/forms.md#plain-html-posts).
+function redirectUrl(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('forms').addColumn('redirect_url', 'text').execute();
+    },
+  };
+}
+
 export function migrationProvider(types: SqlTypes): MigrationProvider {
   return {
     getMigrations: () =>
       Promise.resolve({
         '0001-initial': initial(types),
         '0002-shared-instances': sharedInstances(types),
+        '0003-redirect-url': redirectUrl(),
       }),
   };
 }

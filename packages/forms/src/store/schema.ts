@@ -27,6 +27,7 @@ export interface FormTable {
   description: string;
   allowedOrigins: string; // JSON array
   webhooks: string; // JSON array of { url, secret }
+  redirectUrl: string | null;
   definitionVersion: number | null;
   createdAt: string;
   updatedAt: string;

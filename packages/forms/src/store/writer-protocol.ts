@@ -36,6 +36,7 @@ export interface IngestItem {
   userAgent: string | null;
   ip: string;
   now: number;
+  urlencoded?: boolean;
 }
 
 /** The ingests of one turn of the event loop, as `IngestBatchWire` describes. */
