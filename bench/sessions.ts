@@ -10,6 +10,7 @@ import { fork } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -44,6 +45,8 @@ async function serve(): Promise<void> {
     MAX_SESSIONS: '4',
     CHROMIUM_PATH: chromiumPath,
     FFMPEG_PATH: process.env['FFMPEG_PATH'],
+    // The live view's pages come from this bench's own server on loopback.
+    ALLOWED_HOSTS: 'localhost',
   });
   const sessions = sessionsExtension();
   const app = await composeServer({
@@ -115,6 +118,77 @@ async function serve(): Promise<void> {
     },
   );
   send({ base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` });
+}
+
+const LIVE_PAGES: Readonly<Record<string, string>> = {
+  '/anim':
+    '<!doctype html><style>body{margin:0}#b{width:120px;height:120px;background:red}</style><div id="b"></div>' +
+    '<script>let n=0;(function t(){n++;document.getElementById("b").style.transform="translateX("+(n%300)+"px)";requestAnimationFrame(t)})()</script>',
+  '/toggle':
+    '<!doctype html><style>body{margin:0}</style><button id="b" style="width:400px;height:300px" ' +
+    "onclick=\"document.body.style.background=document.body.style.background==='black'?'white':'black'\">toggle</button>",
+};
+
+/**
+ * The live view as a person sees it, in a real browser: frames a second while the session's page
+ * animates, and the time from a click in the view to the next frame (the page changes only when
+ * clicked, so that frame is the click's).
+ */
+async function liveView(
+  base: string,
+  headers: Record<string, string>,
+): Promise<Record<string, number>> {
+  const pages = createHttpServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }).end(LIVE_PAGES[req.url ?? ''] ?? '');
+  });
+  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+  const origin = `http://localhost:${(pages.address() as AddressInfo).port}`;
+  const viewer = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+  const open = async (path: string) => {
+    const response = await fetch(`${base}/v1/sessions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: `${origin}${path}` }),
+    });
+    const { liveUrl, id } = (await response.json()) as { liveUrl: string; id: string };
+    const page = await viewer.newPage();
+    await page.goto(liveUrl);
+    while ((await page.textContent('#state')) !== 'live') await page.waitForTimeout(50);
+    return { page, id };
+  };
+  try {
+    const anim = await open('/anim');
+    const frames = await anim.page.evaluate<number>(
+      `new Promise((resolve) => { let n = 0; const img = document.getElementById('screen');
+        img.addEventListener('load', () => n++); setTimeout(() => resolve(n), 3000); })`,
+    );
+    const toggle = await open('/toggle');
+    const latencies: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const next = toggle.page.evaluate(
+        `new Promise((resolve) => document.getElementById('screen').addEventListener('load', resolve, { once: true }))`,
+      );
+      const t0 = performance.now();
+      await toggle.page.click('#screen', { position: { x: 100, y: 100 } });
+      await next;
+      latencies.push(performance.now() - t0);
+      await toggle.page.waitForTimeout(100);
+    }
+    for (const id of [anim.id, toggle.id]) {
+      await fetch(`${base}/v1/sessions/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: headers['authorization'] ?? '' },
+      });
+    }
+    return {
+      fps: Math.round((frames / 3) * 10) / 10,
+      'click→frame p50 ms': Math.round(percentile(latencies, 50)),
+      'click→frame p95 ms': Math.round(percentile(latencies, 95)),
+    };
+  } finally {
+    await viewer.close();
+    pages.close();
+  }
 }
 
 if (process.argv.includes('--serve')) {
@@ -284,6 +358,7 @@ async function measure(): Promise<void> {
       'door CPU µs/rt': Math.round(cpu),
     });
   }
+  const live = await liveView(base, headers);
   await ask({ type: 'stop' });
 
   printTable(`session start (POST /v1/sessions → 201, ${SESSIONS} sessions, ${chromiumPath})`, [
@@ -298,10 +373,15 @@ async function measure(): Promise<void> {
     "CDP round trips, Runtime.evaluate('1'): the browser's own socket, a plain pipe, a door that judges nothing, the door",
     rows,
   );
+  printTable(
+    'live view in a real browser: frames a second on an animated page, click to the next frame',
+    [live],
+  );
   const [seq, piped] = rows;
   printSummary(
     'sessions',
     `start p50 ${Math.round(percentile(starts, 50))} ms, p95 ${Math.round(percentile(starts, 95))} ms; ` +
+      `live view ${live.fps} fps (goal >= 10), click to frame p50 ${live['click→frame p50 ms']} ms, p95 ${live['click→frame p95 ms']} ms (goal p50 < 150); ` +
       `door/pipe ${Number(seq?.['door/pipe']).toFixed(2)} sequential, ${Number(piped?.['door/pipe']).toFixed(2)} with ${WINDOW} in flight (goal >= 0.95); ` +
       `allow-list cost: door/unjudged ${Number(seq?.['door/unjudged']).toFixed(2)} and ${Number(piped?.['door/unjudged']).toFixed(2)}; ` +
       `door/direct ${Number(seq?.['door/direct']).toFixed(2)} and ${Number(piped?.['door/direct']).toFixed(2)}`,
