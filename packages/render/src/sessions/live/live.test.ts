@@ -55,6 +55,61 @@ describe('the live view', () => {
       client.close();
     }
     expect((await fetch(`${t.baseUrl}/v1/sessions/${id}/live`)).status).toBe(401);
+    await t.api('DELETE', `/v1/sessions/${id}`);
+  });
+
+  it('types into the page and follows a tab the person switches to', async () => {
+    const { id, cdpUrl, liveUrl } = (
+      await t.api('POST', '/v1/sessions', { url: `${t.fixture.url}/type` })
+    ).body as { id: string; cdpUrl: string; liveUrl: string };
+    const live = await viewer.newPage();
+    await live.goto(liveUrl);
+    await expect.poll(() => live.textContent('#state')).toBe('live');
+    await live.click('#screen', { position: { x: 50, y: 50 } });
+    await live.keyboard.type('hej');
+    const client = await rawClient(cdpUrl);
+    try {
+      const pageSession = await attachToPage(client);
+      const value = async () =>
+        (
+          (
+            await client.command(
+              'Runtime.evaluate',
+              { expression: "document.getElementById('i').value" },
+              pageSession,
+            )
+          ).result?.['result'] as { value?: string }
+        ).value;
+      await expect.poll(value).toBe('hej');
+      // A second tab appears in the list; choosing it shows that tab.
+      await client.command('Target.createTarget', { url: `${t.fixture.url}/button` });
+      await expect.poll(() => live.locator('#tabs option').count()).toBe(2);
+      const other = await live.locator('#tabs option', { hasText: 'button' }).getAttribute('value');
+      await live.selectOption('#tabs', other!);
+      await live.click('#screen', { position: { x: 100, y: 100 } });
+      const targets = await client.command('Target.getTargets');
+      const button = (
+        targets.result?.['targetInfos'] as { targetId: string; title: string }[]
+      ).find((info) => info.title === 'button')!;
+      const attached = await client.command('Target.attachToTarget', {
+        targetId: button.targetId,
+        flatten: true,
+      });
+      const buttonSession = String(attached.result?.['sessionId']);
+      await expect
+        .poll(async () => {
+          const reply = await client.command(
+            'Runtime.evaluate',
+            { expression: "document.getElementById('b').textContent" },
+            buttonSession,
+          );
+          return (reply.result?.['result'] as { value?: string }).value;
+        })
+        .toBe('clicked');
+    } finally {
+      client.close();
+    }
+    await t.api('DELETE', `/v1/sessions/${id}`);
     expect((await fetch(`${t.baseUrl}/v1/sessions/${id}/live?token=nope`)).status).toBe(401);
   });
 });

@@ -17,6 +17,9 @@ const PAGES: Readonly<Record<string, string>> = {
     '<!doctype html><title>upload</title><input type="file" id="file">' +
     '<p id="got"></p><script>document.getElementById(\'file\').onchange=async(e)=>{' +
     "const f=e.target.files[0];document.getElementById('got').textContent=f.name+':'+(await f.text())}</script>",
+  '/type':
+    '<!doctype html><title>type</title><style>body{margin:0}</style>' +
+    '<input id="i" style="position:absolute;left:0;top:0;width:400px;height:100px;font-size:40px">',
   '/button':
     '<!doctype html><title>button</title><style>body{margin:0}</style>' +
     '<button id="b" style="position:absolute;left:0;top:0;width:400px;height:300px" ' +
