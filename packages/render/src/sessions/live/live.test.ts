@@ -85,7 +85,7 @@ describe('the live view', () => {
       await client.command('Target.createTarget', { url: `${t.fixture.url}/button` });
       await expect.poll(() => live.locator('#tabs option').count()).toBe(2);
       const other = await live.locator('#tabs option', { hasText: 'button' }).getAttribute('value');
-      await live.selectOption('#tabs', other!);
+      await live.selectOption('#tabs', other);
       await live.click('#screen', { position: { x: 100, y: 100 } });
       const targets = await client.command('Target.getTargets');
       const button = (
