@@ -90,7 +90,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   // docs/forms.md#plain-html-posts: the ingest route also takes a plain HTML form's body, kept as
   // its bytes and read on the writer thread like JSON; every other route answers it 415.
   app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
+    ['application/x-www-form-urlencoded', 'multipart/form-data'],
     { parseAs: 'buffer' },
     (request, body, done) => {
       if (request.routeOptions.config.unparsedJson !== true) {

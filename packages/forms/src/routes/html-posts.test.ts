@@ -111,6 +111,38 @@ describe('plain HTML posts', () => {
     expect(put.status).toBe(415);
   });
 
+  test('multipart text fields are taken like urlencoded ones; a file part is 415 naming it', async () => {
+    const part = (name: string, value: string, file?: string) =>
+      `--b0undary\r\nContent-Disposition: form-data; name="${name}"` +
+      (file ? `; filename="${file}"\r\nContent-Type: text/plain` : '') +
+      `\r\n\r\n${value}\r\n`;
+    const headers = { origin: site, 'content-type': 'multipart/form-data; boundary=b0undary' };
+    const raw = `${part('name', 'Dorothy')}${part('topics', 'b')}${part('_gotcha', '')}--b0undary--\r\n`;
+    const r = await post(s, raw, headers);
+    expect(r.status).toBe(303);
+    expect((await stored(r.headers.get('location'))).body).toMatchObject({
+      answers: { name: 'Dorothy', topics: ['b'] },
+      submitFields: { _gotcha: '' },
+      body: raw,
+    });
+    const before = (
+      await admin<{ submissions: unknown[] }>('GET', `${formPath}/submissions?includeSpam=true`)
+    ).body.submissions.length;
+    const file = await post(
+      s,
+      `${part('name', 'Mary')}${part('attachment', 'secret', 'cv.txt')}--b0undary--\r\n`,
+      headers,
+    );
+    expect(file.status).toBe(415);
+    expect(await file.json()).toEqual({
+      error: 'attachment is a file; file uploads are not accepted',
+    });
+    const after = (
+      await admin<{ submissions: unknown[] }>('GET', `${formPath}/submissions?includeSpam=true`)
+    ).body.submissions.length;
+    expect(after).toBe(before);
+  });
+
   test('redirectUrl must be on an allowed origin; a post is sent there', async () => {
     const off = await admin('PATCH', formPath, { redirectUrl: 'https://elsewhere.example/thanks' });
     expect(off.status).toBe(400);

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@fastify/type-provider-typebox';
 import { HttpError } from '@havn/shared';
+import { multipartFields } from '../services/ingest.service.js';
 import type { GateForm } from '../store/forms.store.js';
 import { baseUrl, type App, type RouteDeps } from './app.js';
 
@@ -139,24 +140,27 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
         const v = request.headers[name];
         return typeof v === 'string' ? v : null;
       };
-      const urlencoded = request.headers['content-type']?.startsWith(
-        'application/x-www-form-urlencoded',
-      );
+      const contentType = request.headers['content-type'] ?? '';
+      const multipart = contentType.startsWith('multipart/form-data');
+      const urlencoded = multipart || contentType.startsWith('application/x-www-form-urlencoded');
+      const raw = request.rawBody ?? Buffer.alloc(0);
+      const formFields = multipart ? await multipartFields(raw, contentType) : undefined;
       // Parsed, checked and stored on the writer thread; answers only after the group commit that
       // holds this row (and its outbox rows) is synced. A bad body rejects with its 400.
       const id = await store.writer.ingest({
         org,
         form,
         pushSubscriptions: store.push.peekOfOrg(org) ?? (await store.push.ofOrgCached(org)),
-        raw: request.rawBody ?? Buffer.alloc(0),
+        raw,
         origin: header('origin'),
         referer: header('referer'),
         userAgent: header('user-agent'),
         ip: request.ip,
         now: deps.now(),
-        ...(urlencoded === true ? { urlencoded: true } : {}),
+        ...(urlencoded ? { urlencoded: true } : {}),
+        ...(formFields !== undefined ? { formFields } : {}),
       });
-      if (urlencoded === true) {
+      if (urlencoded) {
         // docs/forms.md#plain-html-posts: the browser follows a 303 with a GET.
         const thanks = `${baseUrl(config, request)}/f/${encodeURIComponent(org)}/${encodeURIComponent(form.id)}/thanks`;
         return reply

@@ -122,15 +122,42 @@ export function parseUrlencodedBody(raw: Uint8Array, arrayAnswers: readonly stri
   return body;
 }
 
+/**
+ * A multipart body's text fields as urlencoded text (docs/forms.md#plain-html-posts), read with
+ * the platform's own multipart parser. A file part answers 415 naming its field: files are not
+ * stored.
+ */
+export async function multipartFields(raw: Buffer, contentType: string): Promise<string> {
+  let fields: FormData;
+  try {
+    // Deprecated for servers because it buffers the whole body; this body is already buffered
+    // and capped at 256 KiB (the ingest limit), so no dependency is needed for it.
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
+    fields = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new HttpError(400, 'body is not valid multipart/form-data');
+  }
+  const params = new URLSearchParams();
+  for (const [name, value] of fields) {
+    if (typeof value !== 'string') {
+      throw new HttpError(415, `${name} is a file; file uploads are not accepted`);
+    }
+    params.append(name, value);
+  }
+  return params.toString();
+}
+
 /** The rows of one submission as its request delivered it (the store's SubmissionBuilder). */
 export function buildFromRequest(
   request: IngestRequest,
   newId: (prefix: string) => string,
 ): { id: string; write: SubmissionWrite } {
   const parsed =
-    request.urlencoded === true
-      ? parseUrlencodedBody(request.raw, request.form.arrayAnswers)
-      : parseIngestBody(request.raw);
+    request.formFields !== undefined
+      ? parseUrlencodedBody(Buffer.from(request.formFields), request.form.arrayAnswers)
+      : request.urlencoded === true
+        ? parseUrlencodedBody(request.raw, request.form.arrayAnswers)
+        : parseIngestBody(request.raw);
   return buildSubmissionWrite(request, parsed, newId);
 }
 

@@ -25,6 +25,8 @@ export interface IngestRequest {
   raw: Buffer;
   /** The body is a plain HTML form's (application/x-www-form-urlencoded), not JSON. */
   urlencoded?: boolean;
+  /** A multipart body's text fields as urlencoded text, read in place of the raw body. */
+  formFields?: string;
   origin: string | null;
   referer: string | null;
   userAgent: string | null;
@@ -315,6 +317,7 @@ export class GroupCommitWriter {
         ip: r.ip,
         now: r.now,
         ...(r.urlencoded === true ? { urlencoded: true } : {}),
+        ...(r.formFields !== undefined ? { formFields: r.formFields } : {}),
       };
     });
     const batch: IngestBatch = { forms, pushes, items };

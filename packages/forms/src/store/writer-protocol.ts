@@ -37,6 +37,7 @@ export interface IngestItem {
   ip: string;
   now: number;
   urlencoded?: boolean;
+  formFields?: string;
 }
 
 /** The ingests of one turn of the event loop, as `IngestBatchWire` describes. */
