@@ -20,6 +20,7 @@ import { pushSender } from './services/delivery/push-sender.js';
 import { webhookRetrySchedule } from './services/delivery/retry-schedule.js';
 import { webhookSender } from './services/delivery/webhook-sender.js';
 import { RateLimiter, type IngestLimiter } from './services/rate-limiter.js';
+import { RetentionSweeper } from './services/retention-sweeper.js';
 import { SharedRateLimiter } from './services/shared-rate-limiter.js';
 import type { VapidKeys } from './services/vapid-keys.js';
 import type { Store } from './store/store.js';
@@ -36,6 +37,8 @@ export interface ServerDeps {
   deliveryTimeoutMs?: number;
   /** How long a claimed delivery stays this instance's on a shared database; default 60 s. */
   deliveryLeaseMs?: number;
+  /** How often forms' retentionDays are enforced; default hourly. */
+  retentionSweepMs?: number;
 }
 
 function packageVersion(): string {
@@ -152,14 +155,22 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   registerPushRoutes(app, routeDeps);
   await registerWebRoutes(app, routeDeps);
 
+  const sweeper = new RetentionSweeper(
+    store.submissions,
+    deps.log,
+    now,
+    deps.retentionSweepMs ?? 3_600_000,
+  );
   app.addHook('onReady', () => {
     worker.start();
+    sweeper.start();
     return Promise.resolve();
   });
   // Shutdown order (issue 5): the server has stopped accepting and in-flight requests (ingests
   // included) have answered; then the worker stops between attempts; then the database closes.
   app.addHook('onClose', async () => {
     await worker.stop();
+    await sweeper.stop();
     await limiter.close?.();
     outbound.close();
     await store.close();

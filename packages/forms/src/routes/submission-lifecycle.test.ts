@@ -191,3 +191,60 @@ describe('submission lifecycle: erase, unread, export ranges and the organisatio
     });
   });
 });
+
+describe('retentionDays', () => {
+  test('a sweeper deletes submissions older than the form keeps them, with their deliveries', async () => {
+    const day = (d: number) => Date.UTC(2026, 0, 1) + d * 86_400_000;
+    let clock = day(0);
+    const s = await startForms({
+      config: { ingestRateLimitPerMinute: 0 },
+      deps: { now: () => clock, retentionSweepMs: 50, retrySchedule: [3_600_000] },
+    });
+    const admin = client(s.url);
+    try {
+      await seedForm(s.url, { webhooks: [{ url: 'http://127.0.0.1:9/closed', secret: 's' }] });
+      await seedForm(s.url, { form: 'other' });
+      const submit = async (form: string, d: number) => {
+        clock = day(d);
+        const r = await client(s.url, null)<{ id: string }>(
+          'POST',
+          `/api/orgs/acme/forms/${form}/submissions`,
+          { name: `day ${String(d)}` },
+          { origin: site },
+        );
+        expect(r.status).toBe(200);
+        return r.body.id;
+      };
+      const old = await submit('contact', 1);
+      const recent = await submit('contact', 40);
+      const otherOld = await submit('other', 1);
+
+      for (const retentionDays of [0, 1.5, '30', 40000]) {
+        const bad = await admin('PATCH', formPath, { retentionDays });
+        expect(bad.body).toEqual({
+          error: 'retentionDays must be a whole number of days from 1 to 36500, or null',
+        });
+      }
+      const set = await admin('PATCH', formPath, { retentionDays: 30 });
+      expect(set.body.retentionDays).toBe(30);
+      clock = day(45); // day 1 is now 44 days old, day 40 five
+      const left = await waitFor(async () => {
+        const feed = await admin<{ submissions: { id: string }[] }>(
+          'GET',
+          '/api/orgs/acme/submissions?includeSpam=true',
+        );
+        const ids = feed.body.submissions.map((x) => x.id);
+        return ids.includes(old) ? undefined : ids;
+      });
+      // The form without retention keeps its old one.
+      expect(left.sort()).toEqual([recent, otherOld].sort());
+      expect(await s.store.deliveries.ofSubmission(old)).toEqual([]);
+      expect(await s.store.deliveries.ofSubmission(recent)).toHaveLength(1);
+      // PUT replaces the form: without retentionDays it keeps everything again.
+      const put = await admin('PUT', formPath, { allowedOrigins: [site] });
+      expect(put.body.retentionDays).toBeNull();
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -8,7 +8,20 @@ export interface FormBody {
   allowedOrigins?: string[];
   webhooks?: { url: string; secret?: string }[];
   redirectUrl?: string | null;
+  retentionDays?: unknown;
   definition?: unknown;
+}
+
+/** docs/forms.md#retention: whole days from 1 to 100 years, or null to keep everything. */
+function checkRetention(value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 36500) {
+    throw new HttpError(
+      400,
+      'retentionDays must be a whole number of days from 1 to 36500, or null',
+    );
+  }
+  return value;
 }
 
 /**
@@ -96,6 +109,7 @@ export function toFormWrite(formId: string, body: FormBody): FormWrite {
     allowedOrigins,
     webhooks: (body.webhooks ?? []).map(checkWebhook),
     redirectUrl: checkRedirect(body.redirectUrl, allowedOrigins),
+    retentionDays: checkRetention(body.retentionDays),
     definition: definition ?? undefined,
   };
 }
@@ -120,6 +134,7 @@ export function toFormPatch(
     patch.allowedOrigins ?? current.allowedOrigins,
   );
   if (body.redirectUrl !== undefined) patch.redirectUrl = redirect;
+  if (body.retentionDays !== undefined) patch.retentionDays = checkRetention(body.retentionDays);
   if (isNonEmptyDefinition(body.definition)) {
     validateDefinition(body.definition, 'definition');
     patch.definition = body.definition;

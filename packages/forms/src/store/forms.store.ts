@@ -16,6 +16,8 @@ export interface Form {
   webhooks: Webhook[];
   /** Where a plain HTML post is sent after it is stored; null: the built-in thanks page. */
   redirectUrl: string | null;
+  /** Submissions older than this many days are deleted; null keeps them. */
+  retentionDays: number | null;
   definitionVersion: number | null;
   createdAt: string;
   updatedAt: string;
@@ -59,6 +61,7 @@ export interface FormWrite {
   allowedOrigins: string[];
   webhooks: Webhook[];
   redirectUrl: string | null;
+  retentionDays: number | null;
   /** Undefined leaves the stored definition and its version untouched (spec 2 §4.3 rule 2). */
   definition: object | undefined;
 }
@@ -71,6 +74,7 @@ function toForm(row: FormTable): Form {
     allowedOrigins: JSON.parse(row.allowedOrigins) as string[],
     webhooks: JSON.parse(row.webhooks) as Webhook[],
     redirectUrl: row.redirectUrl,
+    retentionDays: row.retentionDays,
     definitionVersion: row.definitionVersion,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -174,6 +178,7 @@ export class FormStore {
       allowedOrigins: JSON.stringify(write.allowedOrigins),
       webhooks: JSON.stringify(write.webhooks),
       redirectUrl: write.redirectUrl,
+      retentionDays: write.retentionDays,
       updatedAt: now,
     };
     return this.invalidating(
@@ -227,6 +232,7 @@ export class FormStore {
         : {}),
       ...(patch.webhooks !== undefined ? { webhooks: JSON.stringify(patch.webhooks) } : {}),
       ...(patch.redirectUrl !== undefined ? { redirectUrl: patch.redirectUrl } : {}),
+      ...(patch.retentionDays !== undefined ? { retentionDays: patch.retentionDays } : {}),
       updatedAt: now,
     };
     return this.invalidating(

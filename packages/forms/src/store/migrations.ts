@@ -199,6 +199,15 @@ function redirectUrl(): Migration {
   };
 }
 
+// How many days a form keeps its submissions (docs/forms.md#retention); null keeps them.
+function retentionDays(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('forms').addColumn('retention_days', 'integer').execute();
+    },
+  };
+}
+
 export function migrationProvider(types: SqlTypes): MigrationProvider {
   return {
     getMigrations: () =>
@@ -206,6 +215,7 @@ export function migrationProvider(types: SqlTypes): MigrationProvider {
         '0001-initial': initial(types),
         '0002-shared-instances': sharedInstances(types),
         '0003-redirect-url': redirectUrl(),
+        '0004-retention-days': retentionDays(),
       }),
   };
 }

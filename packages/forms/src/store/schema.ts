@@ -28,6 +28,7 @@ export interface FormTable {
   allowedOrigins: string; // JSON array
   webhooks: string; // JSON array of { url, secret }
   redirectUrl: string | null;
+  retentionDays: number | null;
   definitionVersion: number | null;
   createdAt: string;
   updatedAt: string;

@@ -144,6 +144,45 @@ export class SubmissionStore {
   }
 
   /**
+   * Deletes, with their outbox rows and delivery logs, the submissions of every form that has a
+   * retention, received more than its `retentionDays` before `now` (docs/forms.md#retention).
+   * The number deleted.
+   */
+  async sweepRetention(now: number): Promise<number> {
+    const forms = await this.db
+      .selectFrom('forms')
+      .select(['orgSlug', 'id', 'retentionDays'])
+      .where('retentionDays', 'is not', null)
+      .execute();
+    let deleted = 0;
+    for (const f of forms) {
+      const cutoff = new Date(now - (f.retentionDays ?? 0) * 86_400_000).toISOString();
+      deleted += await this.db.transaction().execute(async (trx) => {
+        const old = trx
+          .selectFrom('submissions')
+          .select('id')
+          .where('orgSlug', '=', f.orgSlug)
+          .where('formId', '=', f.id)
+          .where('receivedAt', '<', cutoff);
+        const deliveryIds = trx
+          .selectFrom('deliveries')
+          .select('id')
+          .where('submissionId', 'in', old);
+        await trx.deleteFrom('deliveryAttempts').where('deliveryId', 'in', deliveryIds).execute();
+        await trx.deleteFrom('deliveries').where('submissionId', 'in', old).execute();
+        const r = await trx
+          .deleteFrom('submissions')
+          .where('orgSlug', '=', f.orgSlug)
+          .where('formId', '=', f.id)
+          .where('receivedAt', '<', cutoff)
+          .executeTakeFirst();
+        return Number(r.numDeletedRows);
+      });
+    }
+    return deleted;
+  }
+
+  /**
    * Every submission of a form, or of the organisation when `form` is undefined, oldest first,
    * received in [since, until) when given (ISO strings, compared as stored), read page by page so
    * memory stays flat.

@@ -40,7 +40,10 @@ export async function startForms(
     /** Share this PostgreSQL database (another instance's `location.databaseUrl`). */
     databaseUrl?: string | undefined;
     deps?: Partial<
-      Pick<ServerDeps, 'retrySchedule' | 'deliveryTimeoutMs' | 'deliveryLeaseMs' | 'now'>
+      Pick<
+        ServerDeps,
+        'retrySchedule' | 'deliveryTimeoutMs' | 'deliveryLeaseMs' | 'now' | 'retentionSweepMs'
+      >
     >;
     /** Where the server logs (JSON lines at `info` and up); silent when not given. */
     logTo?: NodeJS.WritableStream;

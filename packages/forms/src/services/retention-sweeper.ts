@@ -1,0 +1,49 @@
+import type { Logger } from '@havn/shared';
+import type { SubmissionStore } from '../store/submissions.store.js';
+
+/**
+ * Enforces each form's `retentionDays` (docs/forms.md#retention): sweeps when the server is ready
+ * and then every `intervalMs`. A failed sweep is logged and tried again at the next one.
+ */
+export class RetentionSweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly submissions: SubmissionStore,
+    private readonly log: Logger,
+    private readonly now: () => number,
+    private readonly intervalMs: number,
+  ) {}
+
+  start(): void {
+    this.sweep();
+    this.timer = setInterval(() => {
+      this.sweep();
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  private sweep(): void {
+    if (this.running) return;
+    this.running = this.submissions
+      .sweepRetention(this.now())
+      .then(
+        (deleted) => {
+          if (deleted > 0) this.log.info({ deleted }, 'retention: old submissions deleted');
+        },
+        (err: unknown) => {
+          this.log.error({ err }, 'retention: the sweep failed');
+        },
+      )
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
+
+  /** Stops sweeping and waits for a sweep under way. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+}
