@@ -52,8 +52,6 @@ export class BrowserRuntime {
     uids: readonly number[],
     /** Chromium's own sandbox is on. */
     readonly sandbox: boolean,
-    /** The browser's version, e.g. `156.0.8078.79` (what `chromium --version` printed). */
-    readonly version: string,
   ) {
     this.free = [...uids];
     this.switchesUser = uids.length > 0;
@@ -69,9 +67,24 @@ export class BrowserRuntime {
     if (root && range) for (let uid = range.first; uid <= range.last; uid++) uids.push(uid);
     const runsAsRoot = root && uids.length === 0;
     const sandbox = !runsAsRoot && userNamespacesWork(uids[0]);
-    const printed = spawnSync(chromiumPath, ['--version'], { encoding: 'utf8', timeout: 10_000 });
-    const version = /\d+(\.\d+){3}/.exec(printed.stdout)?.[0] ?? '0.0.0.0';
-    return new BrowserRuntime(chromiumPath, uids, sandbox, version);
+    return new BrowserRuntime(chromiumPath, uids, sandbox);
+  }
+
+  #version: string | undefined;
+
+  /**
+   * The browser's version, e.g. `156.0.8078.79`, from `chromium --version`: asked the first time a
+   * session needs it (for its user agent), not at start, where renders never need it.
+   */
+  get version(): string {
+    if (this.#version === undefined) {
+      const printed = spawnSync(this.chromiumPath, ['--version'], {
+        encoding: 'utf8',
+        timeout: 10_000,
+      });
+      this.#version = /\d+(\.\d+){3}/.exec(printed.stdout)?.[0] ?? '0.0.0.0';
+    }
+    return this.#version;
   }
 
   /**

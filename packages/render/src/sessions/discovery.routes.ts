@@ -15,10 +15,10 @@ import { doorUrl, presentedToken } from './session-urls.js';
 const PATHS = ['json/version', 'json/list', 'json', 'json/protocol'] as const;
 
 /**
- * The session a discovery request is about: the one in the path (its own token or the service
+ * The session a discovery or live-view request is about: the one in the path (its own token or the service
  * token), or, at the service root, the one whose own token the request presents.
  */
-export function discoverySession(request: FastifyRequest, manager: SessionManager): Session {
+export function tokenSession(request: FastifyRequest, manager: SessionManager): Session {
   const token = presentedToken(request);
   const id = (request.params as { id?: string }).id;
   if (id !== undefined) {
@@ -48,13 +48,13 @@ export function discoveryRoutes(
   publicBaseUrl: string | undefined,
 ): void {
   const version = async (request: FastifyRequest) => {
-    const session = discoverySession(request, manager);
+    const session = tokenSession(request, manager);
     const own = await session.browser.versionInfo();
     const token = session.doorToken();
     return { ...own, webSocketDebuggerUrl: doorUrl(request, publicBaseUrl, session.id, token) };
   };
   const list = async (request: FastifyRequest) => {
-    const session = discoverySession(request, manager);
+    const session = tokenSession(request, manager);
     const token = session.doorToken();
     return (await session.browser.targets())
       .filter((t) => t.type === 'page' && !isInternalUrl(t.url))
@@ -68,7 +68,7 @@ export function discoveryRoutes(
       }));
   };
   const protocol = async (request: FastifyRequest) =>
-    discoverySession(request, manager).browser.protocol();
+    tokenSession(request, manager).browser.protocol();
   const handlers = {
     'json/version': version,
     'json/list': list,

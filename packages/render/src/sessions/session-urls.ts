@@ -11,6 +11,11 @@ export function presentedToken(request: FastifyRequest): string | undefined {
   return bearerToken(request.headers.authorization) ?? fromQuery;
 }
 
+/** PUBLIC_BASE_URL, or the scheme and host the request came in on. */
+function origin(request: FastifyRequest, base: string | undefined): string {
+  return base ?? `${request.protocol}://${request.headers.host ?? request.hostname}`;
+}
+
 /**
  * The door's WebSocket URL for the browser, or for one page (`pageId`); `https` becomes `wss`.
  * It carries the session's own token: the service token never goes in a URL.
@@ -22,9 +27,8 @@ export function doorUrl(
   token: string,
   pageId?: string,
 ): string {
-  const origin = base ?? `${request.protocol}://${request.headers.host ?? request.hostname}`;
   const page = pageId === undefined ? '' : `/page/${pageId}`;
-  return `${origin.replace(/^http/, 'ws')}/v1/sessions/${id}/cdp${page}?token=${encodeURIComponent(token)}`;
+  return `${origin(request, base).replace(/^http/, 'ws')}/v1/sessions/${id}/cdp${page}?token=${encodeURIComponent(token)}`;
 }
 
 /** The live view's address (docs/sessions.md#live-view), with the session's own token. */
@@ -34,6 +38,5 @@ export function liveViewUrl(
   id: string,
   token: string,
 ): string {
-  const origin = base ?? `${request.protocol}://${request.headers.host ?? request.hostname}`;
-  return `${origin}/v1/sessions/${id}/live?token=${encodeURIComponent(token)}`;
+  return `${origin(request, base)}/v1/sessions/${id}/live?token=${encodeURIComponent(token)}`;
 }

@@ -107,9 +107,7 @@ export class Session implements DoorSession {
 
   /** The session token, or the service token; the session's own dies with it (spec 1 §5.7). */
   acceptsToken(token: string | undefined): boolean {
-    if (this.closing) return false;
-    if (token !== undefined && tokensEqual(token, this.token)) return true;
-    return this.isServiceToken(token);
+    return this.ownsToken(token) || (!this.closing && this.isServiceToken(token));
   }
 
   /** The session's own token, for the door URLs the service hands out (spec 1 §5 rule 7). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { discoverySession } from '../discovery.routes.js';
+import { tokenSession } from '../discovery.routes.js';
 import type { SessionManager } from '../session-manager.js';
 import { livePage } from './live-page.js';
 
@@ -19,7 +19,7 @@ export function liveRoutes(app: FastifyInstance, manager: SessionManager): void 
     '/v1/sessions/:id/live',
     { config: { public: true, sessionToken: true } },
     (request, reply) => {
-      const session = discoverySession(request, manager);
+      const session = tokenSession(request, manager);
       const query = request.query as { interactive?: unknown };
       const page = livePage(session.id, session.doorToken(), query.interactive !== '0');
       return (
