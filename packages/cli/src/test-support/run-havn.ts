@@ -44,11 +44,18 @@ export async function havn(args: readonly string[], options: HavnOptions): Promi
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
   child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+  // A command that refuses its arguments exits before it reads its input: that is its answer,
+  // not a broken test, so the pipe closing under the write (EPIPE) is not an error here.
+  let stdinError: Error | undefined;
+  child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') stdinError = err;
+  });
   child.stdin.end(options.input ?? '');
   const code = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', resolve);
   });
+  if (stdinError) throw stdinError;
   return { code, stdout, stderr };
 }
 
