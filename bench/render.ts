@@ -1,9 +1,9 @@
-// bench/render (issue 3): the service rendering PNG over HTTP at concurrency 1 and at
-// MAX_CONCURRENCY, against a bare playwright-core loop doing the same captures (new context,
+// bench/render (docs/benchmarks.md#render): the service rendering PNG over HTTP at concurrency 1
+// and at MAX_CONCURRENCY, against a bare playwright-core loop doing the same captures (new context,
 // goto, screenshot, close) in the same Chromium on the same local page. Prints renders/s, p50/p95
-// latency, the ratio service/bare, and the service's peak RSS (node + browser) under load.
-// The subjects alternate in rounds of ROUND renders so that both see the same machine load.
-// The service runs in a child process (as in production, the client is another process).
+// latency, the ratio service/bare, and the service's peak RSS (node + browser) under load. The
+// subjects alternate in rounds of ROUND renders so that both see the same machine load. The service
+// runs in a child process (as in production, the client is another process).
 import { execFileSync, fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';

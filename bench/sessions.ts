@@ -1,11 +1,12 @@
-// bench/sessions (issue 4): (a) time from POST /v1/sessions to 201, p50/p95 over 20 sessions;
-// (b) CDP round trips per second through the door against the same browser's own DevTools socket,
-// and the ratio door/direct. The real render service (composeServer + the sessions extension, real
-// Chromium behind the guard proxy) runs in a child process; this process is the client.
-// For scale, the same round trips also go through a plain TCP pipe that the service process opens
-// to the browser's socket (a hop that judges nothing: pipe/direct is what any extra hop costs on
-// this machine), and through a second door in the service process that reads every message whole
-// but judges nothing: door/unjudged is what the allow-list and the parameter checks cost.
+// bench/sessions (docs/benchmarks.md#sessions-the-cdp-door): (a) time from POST /v1/sessions to
+// 201, p50/p95 over 20 sessions; (b) CDP round trips per second through the door against the same
+// browser's own DevTools socket, and the ratio door/direct. The real render service (composeServer
+// + the sessions extension, real Chromium behind the guard proxy) runs in a child process; this
+// process is the client. For scale, the same round trips also go through a plain TCP pipe that the
+// service process opens to the browser's socket (a hop that judges nothing: pipe/direct is what any
+// extra hop costs on this machine), and through a second door in the service process that reads
+// every message whole but judges nothing: door/unjudged is what the allow-list and the parameter
+// checks cost.
 import { fork } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';

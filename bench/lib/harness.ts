@@ -1,4 +1,4 @@
-// The benchmark harness: each benchmark measures its subject beside the baseline its issue names,
+// The benchmark harness (docs/benchmarks.md): each benchmark measures its subject beside a baseline
 // in the same run, then prints a table and a one-line summary (ratios, since machines are noisy).
 
 /** The p-th percentile (0-100) of `values`, nearest-rank. */

@@ -1,9 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { bearerToken, tokensEqual } from '@havn/shared';
 
-// spec 1 §5: the service token as `Authorization: Bearer <token>` or `?token=<token>`, compared in
-// constant time; ALLOW_ANONYMOUS=1 turns the check off. Exported as a plain function so that the
-// CDP door can judge a WebSocket upgrade (a bare IncomingMessage) exactly as the routes do.
+// docs/render.md#authentication: the service token as `Authorization: Bearer <token>` or
+// `?token=<token>`, compared in constant time; ALLOW_ANONYMOUS=1 turns the check off. Exported as a
+// plain function so that the CDP door can judge a WebSocket upgrade (a bare IncomingMessage)
+// exactly as the routes do.
 
 export interface AuthSettings {
   readonly apiToken: string | undefined;

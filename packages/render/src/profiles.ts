@@ -8,8 +8,8 @@ import {
   type CaptureLimits,
 } from './capture-limits.js';
 
-// Device profiles (spec 1 §2.1, 0-decisions §1): ten built-ins, each with every field of §2.1, in
-// the order the spec names them. An inline profile inherits from `desktop` or from the built-in it
+// Device profiles (docs/render.md#get-v1profiles): ten built-ins, each with every field, in the
+// documented order. An inline profile inherits from `desktop` or from the built-in it
 // names in `name`, and is validated field by field (a bad field answers 400 naming it).
 
 export type ColorScheme = 'light' | 'dark' | 'no-preference';
@@ -45,7 +45,7 @@ const base = { locale: 'da-DK', timezone: 'Europe/Copenhagen' } as const;
 const desk = { isMobile: false, hasTouch: false, ...base } as const;
 const touch = { isMobile: true, hasTouch: true, ...base } as const;
 
-/** The built-in profiles, in the order of spec 1 §2.1. */
+/** The built-in profiles, in the order GET /v1/profiles lists them. */
 export const BUILT_IN_PROFILES: readonly Profile[] = Object.freeze([
   {
     name: 'desktop',
@@ -229,7 +229,7 @@ export function builtInProfile(name: string): Profile | undefined {
 
 /**
  * Resolves a request's `profile` (a name, an inline object, or absent for `desktop`), answering
- * 400 naming the field for an unknown name or a bad inline field (spec 1 §4.3 rule 4).
+ * 400 naming the field for an unknown name or a bad inline field.
  */
 export function resolveProfile(
   input: unknown,

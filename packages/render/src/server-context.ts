@@ -20,7 +20,7 @@ export type App = FastifyInstance<
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A route that needs no token (only GET /healthz, spec 1 §5 rule 1). */
+    /** A route that needs no token (only GET /healthz). */
     public?: boolean;
     /** A session route that takes the session's own token too, and checks it itself. */
     sessionToken?: boolean;
@@ -47,7 +47,7 @@ export interface ServerContext {
 /** An extension registered by buildServer after the core routes, e.g. browser sessions. */
 export interface ServerExtension {
   register(app: App, ctx: ServerContext): Promise<void> | void;
-  /** Live sessions, for GET /healthz (spec 1 §2.5); 0 when absent. */
+  /** Live sessions, for GET /healthz; 0 when absent. */
   sessionCount?: () => number;
   /** Called from onClose, after the routes stop taking requests. */
   close?: () => Promise<void>;

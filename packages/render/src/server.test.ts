@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, TEST_TOKEN, type TestService } from './test-support/service.js';
 
-// Auth on every route, health, profiles, 404s, OpenAPI, metrics and request logs (spec 1 §4.1,
-// §4.2, §5, §7). No render needs the browser here, so the browser never launches.
+// Auth on every route, health, profiles, 404s, OpenAPI, metrics and request logs. No render needs
+// the browser here, so the browser never launches.
 
 let svc: TestService;
 
@@ -23,7 +23,7 @@ const protectedRoutes: [string, string][] = [
   ['GET', '/metrics'],
 ];
 
-describe('authentication (spec 1 §5)', () => {
+describe('authentication', () => {
   it.each(protectedRoutes)(
     '%s %s answers 401 without a token or with a wrong one',
     async (method, path) => {
@@ -83,7 +83,7 @@ describe('authentication (spec 1 §5)', () => {
 });
 
 describe('routes', () => {
-  it('lists the ten built-in profiles in spec order', async () => {
+  it('lists the ten built-in profiles in the documented order', async () => {
     const body = (await (await svc.call('/v1/profiles')).json()) as {
       profiles: Record<string, unknown>[];
     };

@@ -61,7 +61,8 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     allowPrivate: config.allowPrivateNetwork,
   };
 
-  // spec 1 §5: every route but /healthz needs the token; unknown routes answer 404 either way.
+  // docs/render.md#authentication: every route but /healthz needs the token; unknown routes answer
+  // 404 either way.
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.public || request.is404) return;
     if (!isAuthorized(request.raw, auth)) {

@@ -3,9 +3,8 @@ import { html, startFixtureServer, type FixtureServer } from './test-support/fix
 import { startService, type TestService } from './test-support/service.js';
 import { startTlsServer, type TlsServer } from './test-support/tls-server.js';
 
-// The deployment switches with everything turned on (spec 1 §5 rule 5, §4.3 rules 7 and
-// insecureTls, §3.3): ALLOW_ANONYMOUS, ALLOW_PRIVATE_NETWORK, ALLOW_INSECURE_TLS, a short
-// ARTIFACT_TTL_MS.
+// The deployment switches with everything turned on (docs/render.md#configuration):
+// ALLOW_ANONYMOUS, ALLOW_PRIVATE_NETWORK, ALLOW_INSECURE_TLS, a short ARTIFACT_TTL_MS.
 
 let svc: TestService;
 let site: FixtureServer;

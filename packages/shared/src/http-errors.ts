@@ -11,7 +11,7 @@ export class HttpError extends Error {
   }
 }
 
-/** The body every failure answers with (spec: one string field `error`, nothing else). */
+/** The body every failure answers with: one string field `error`, nothing else. */
 export interface ErrorBody {
   error: string;
 }

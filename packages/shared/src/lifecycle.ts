@@ -2,7 +2,8 @@ import type { Logger } from './logger.js';
 
 /**
  * Closes `app` once on SIGINT or SIGTERM (a second signal while closing is ignored), then exits
- * 0, or 1 when closing failed. Each service's `onClose` hooks do the draining the spec asks for.
+ * 0, or 1 when closing failed. Each service's `onClose` hooks do the draining
+ * (docs/render.md#behaviour-in-detail, docs/forms.md#graceful-shutdown).
  */
 export function closeOnSignals(app: { close(): Promise<unknown> }, log: Logger): void {
   let closing = false;

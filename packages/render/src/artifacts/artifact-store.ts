@@ -1,13 +1,13 @@
 import type { Readable } from 'node:stream';
 
-// The artifact store interface (spec 1 §2.2, §3.3, §4.12). One-shot renders and browser sessions
-// both write through it; the filesystem implementation lives beside it. The store is a cache, not
-// an archive: artifacts expire after ARTIFACT_TTL_MS.
+// The artifact store interface (docs/render.md#get-v1artifacts). One-shot renders and browser
+// sessions both write through it; the filesystem implementation lives beside it. The store is a
+// cache, not an archive: artifacts expire after ARTIFACT_TTL_MS.
 
-/** Labels given at creation, stored on the artifact (spec 1 §2.2). */
+/** Labels given at creation, stored on the artifact. */
 export type Labels = Readonly<Record<string, string>>;
 
-/** Spec 1 §2.2. */
+/** What renders, sessions and listings answer (docs/render.md#get-v1artifacts). */
 export interface ArtifactDescriptor {
   id: string;
   /** `/v1/artifacts/<id>`. */

@@ -1,7 +1,7 @@
 import type { Logger } from '@havn/shared';
 import type { ArtifactStore } from './artifact-store.js';
 
-// spec 1 §3.3: artifacts older than ARTIFACT_TTL_MS are removed. The sweeper runs at a tenth of
+// Artifacts older than ARTIFACT_TTL_MS are removed. The sweeper runs at a tenth of
 // the TTL (at most once a minute, at least once an hour) so that disk use tracks the TTL closely.
 
 export interface Sweeper {

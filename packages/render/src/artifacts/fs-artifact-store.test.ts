@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startArtifactSweeper } from './artifact-sweeper.js';
 import { FsArtifactStore } from './fs-artifact-store.js';
 
-// The filesystem store (spec 1 §2.2, §3.3): survives a restart, expires at ARTIFACT_TTL_MS.
+// The filesystem store: survives a restart, expires at ARTIFACT_TTL_MS.
 
 let dir: string;
 let now: number;

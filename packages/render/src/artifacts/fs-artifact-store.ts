@@ -10,7 +10,7 @@ import {
   type ArtifactStore,
 } from './artifact-store.js';
 
-// The filesystem artifact store (spec 1 §2.2, §3.3, §4.12): `<id>.bin` holds the bytes and
+// The filesystem artifact store (docs/render.md#get-v1artifactsid): `<id>.bin` holds the bytes and
 // `<id>.json` the descriptor, so that artifacts survive a restart. The descriptor is renamed into
 // place only after the bytes are fully written, so a reader never sees a half-written artifact: an
 // artifact exists exactly when its `.json` does. The sweeper also clears leftovers of interrupted
@@ -78,7 +78,7 @@ export class FsArtifactStore implements ArtifactStore {
     } catch {
       return undefined;
     }
-    // spec 1 §3.3: past ARTIFACT_TTL_MS an artifact is expired even before the sweeper runs.
+    // Past ARTIFACT_TTL_MS an artifact is expired even before the sweeper runs.
     if (Date.parse(descriptor.createdAt) + this.#ttlMs <= this.#now()) return undefined;
     return descriptor;
   }

@@ -1,5 +1,5 @@
-// What can go wrong inside a capture, in terms the service maps to statuses (spec 1 §7,
-// 0-decisions §1). The browser layer raises these; it knows nothing of HTTP.
+// What can go wrong inside a capture, in terms the service maps to statuses
+// (docs/render.md#statuses). The browser layer raises these; it knows nothing of HTTP.
 
 /** Navigation failed (DNS, connection, TLS, ...): 502 `navigation failed: <reason>`. */
 export class NavigationError extends Error {

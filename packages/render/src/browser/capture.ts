@@ -11,7 +11,7 @@ import {
 } from './capture-errors.js';
 import { BrowserCrashedError, type WarmBrowser } from './warm-browser.js';
 
-// One capture in its own browser context (spec 1 §4.3): context → page → navigate or set content
+// One capture in its own browser context: context → page → navigate or set content
 // → waits → styles → capture → close, with every step bounded by the render's deadline and the
 // context closed in `finally`, or at once when the render is aborted (deadline or client gone).
 

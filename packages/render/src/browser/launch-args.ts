@@ -1,5 +1,5 @@
 // Chromium command-line flags that put a browser behind the guard proxy with no side doors
-// (spec 1 §4.3 private-address rule 6). Sessions launch full Chromium with these same flags.
+// (docs/render.md#private-network-policy). Sessions launch full Chromium with these same flags.
 
 /** Flags for a browser whose only way out is the proxy at `proxyUrl` (`http://127.0.0.1:<port>`). */
 export function policyLaunchArgs(proxyUrl: string): string[] {

@@ -1,7 +1,7 @@
 import type { BrowserContextOptions } from 'playwright-core';
 import type { Profile } from '../profiles.js';
 
-/** The fields of a profile (spec 1 §2.1) that shape a browser context. */
+/** The fields of a profile (docs/render.md#get-v1profiles) that shape a browser context. */
 export type ContextProfile = Omit<Profile, 'name' | 'paper'>;
 
 /** Playwright context options for a profile: the one mapping renders and sessions both use. */
@@ -21,7 +21,7 @@ export function profileContextOptions(profile: ContextProfile): BrowserContextOp
  * The user agent a profile browses with, for the Chrome `version` in use, in Chrome's reduced
  * form and never "HeadlessChrome": a phone's (`Mobile` below 768 CSS px, a tablet's from there up)
  * for mobile profiles, so UA-sniffing sites serve them their mobile pages; desktop Linux Chrome's
- * otherwise. Renders and sessions both use it (docs/render.md#decisions-where-the-specification-is-silent).
+ * otherwise. Renders and sessions both use it (docs/render.md#behaviour-in-detail).
  */
 export function profileUserAgent(
   version: string,

@@ -10,11 +10,11 @@ import {
 
 export type { ScreencastFrame, ScreencastOptions } from './session-screencast.js';
 
-// A browser session's own Chromium (spec 1 §4.5, §4.11). Playwright launches it over its pipe so
+// A browser session's own Chromium (docs/sessions.md). Playwright launches it over its pipe so
 // the service can apply the profile, headers and cookies, take screenshots and record; DevTools
 // also listens on 127.0.0.1 on a port Chromium picks (port 0), which only the CDP door learns.
 
-/** Everything a session's browser is launched with; the profile fields are spec 1 §2.1. */
+/** Everything a session's browser is launched with; the profile fields are a render's. */
 export interface SessionBrowserOptions extends ContextProfile {
   executablePath: string;
   /** The policy flags (guard proxy, resolver rules, WebRTC, QUIC, background networking). */
@@ -30,7 +30,7 @@ export interface SessionBrowserOptions extends ContextProfile {
   ignoreHTTPSErrors: boolean;
 }
 
-/** A browser-automation cookie object (spec 1 §4.3 `cookies`). */
+/** A browser-automation cookie object (`cookies` in docs/render.md#post-v1render). */
 export interface SessionCookie {
   name: string;
   value: string;
@@ -136,7 +136,7 @@ export class SessionBrowser {
       ignoreHTTPSErrors: options.ignoreHTTPSErrors,
       acceptDownloads: false,
       // Shutdown is ours: on SIGTERM the recorder stops and the video is stitched before the
-      // browser closes (spec 1 §3.1 order); Playwright would otherwise kill it first.
+      // browser closes (docs/sessions.md#recording); Playwright would otherwise kill it first.
       handleSIGTERM: false,
       handleSIGINT: false,
       handleSIGHUP: false,
@@ -199,7 +199,7 @@ export class SessionBrowser {
     }
   }
 
-  /** Open pages across every context, the client's own included (0-decisions §1). */
+  /** Open pages across every context, the client's own included (the descriptor's `pages`). */
   pageCount(): number {
     return this.context.pages().length;
   }

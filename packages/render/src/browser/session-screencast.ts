@@ -1,8 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
-// One page's CDP screencast on a CDP session the service owns (issue 4: "the recorder uses its own
-// CDP session"). Chromium sends a frame only when the page changes and waits for each ack before
-// sending the next, so every frame is acknowledged at once, whatever the recorder does with it.
+// One page's CDP screencast on a CDP session the service owns, so a client that stops its own
+// screencast does not stop the recording (docs/sessions.md#recording). Chromium sends a frame only
+// when the page changes and waits for each ack before sending the next, so every frame is
+// acknowledged at once, whatever the recorder does with it.
 
 export interface ScreencastOptions {
   /** JPEG quality 1..100. */

@@ -4,7 +4,7 @@ import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { checkHost, type HostPolicy, type Logger } from '@havn/shared';
 
-// spec 1 §4.3, private-address policy rule 6: enforcement sits in a forward proxy that every
+// docs/render.md#private-network-policy: enforcement sits in a forward proxy that every
 // browser is launched behind, so that redirect hops, subresources, in-page fetches, WebSockets and
 // everything a CDP client drives are judged like the first URL. For each request the proxy
 // resolves the host once, classifies every address (checkHost), and connects to a checked address

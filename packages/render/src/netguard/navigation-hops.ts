@@ -2,7 +2,7 @@ import type { ProxyChannel, ProxyFailure, Refusal } from './guard-proxy.js';
 
 // A page's main-frame navigation, hop by hop (redirects included), against what its proxy channel
 // saw: renders and session start answer 400 naming a hop the policy refused, and 502 with the
-// reason for a hop the proxy could not reach (docs/render.md#private-network).
+// reason for a hop the proxy could not reach (docs/render.md#private-network-policy).
 
 function normalHost(host: string): string {
   return host

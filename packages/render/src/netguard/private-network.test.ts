@@ -9,9 +9,10 @@ import {
 import { startService, type TestService } from '../test-support/service.js';
 import { startTlsServer, type TlsServer } from '../test-support/tls-server.js';
 
-// The private-address policy (spec 1 §4.3, rules 1-7) end to end: real Chromium behind the real
-// guard proxy. The canary listens on 127.0.0.1 and must never see a single connection; the
-// fixture site is "public" only because ALLOWED_HOSTS=localhost lets that one name through.
+// The private-address policy (docs/render.md#private-network-policy) end to end: real Chromium
+// behind the real guard proxy. The canary listens on 127.0.0.1 and must never see a single
+// connection; the fixture site is "public" only because ALLOWED_HOSTS=localhost lets that one name
+// through.
 
 let svc: TestService;
 let site: FixtureServer;

@@ -1,6 +1,6 @@
 import { checkHost, HttpError, type HostPolicy } from '@havn/shared';
 
-// The early check of a render's `url` (spec 1 §4.3 field rules and private-address rules 3-4):
+// The early check of a render's `url` (docs/render.md#private-network-policy):
 // WHATWG parsing canonicalises numeric host forms (2130706433, 0x7f000001, 0177.0.0.1 all become
 // 127.0.0.1), only http and https pass, then every resolved address is classified. The proxy
 // judges the same URL again when the browser asks for it; this check exists to answer a clear 400

@@ -18,8 +18,8 @@ function labelFilter(label: string | string[] | undefined): Record<string, strin
 }
 
 /**
- * GET /v1/artifacts/<id> (spec 1 §4.12): the stored bytes, streamed, or 404. GET /v1/artifacts:
- * the live artifacts, newest first, by session and labels, a page at a time
+ * GET /v1/artifacts/<id> (docs/render.md#get-v1artifactsid): the stored bytes, streamed, or 404.
+ * GET /v1/artifacts: the live artifacts, newest first, by session and labels, a page at a time
  * (docs/render.md#get-v1artifacts), so a closed session's recording can always be found.
  */
 export function artifactsRoutes(app: App, store: ArtifactStore): void {

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 
 /**
  * An AbortSignal that fires when the client goes away before its answer is written, so a queued
- * or running render frees its slot (issue 3: a client that disconnects frees its slot).
+ * or running render frees its slot (docs/render.md#behaviour-in-detail).
  */
 export function clientSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();

@@ -13,7 +13,7 @@ const Health = Type.Object({
   uptimeSec: Type.Integer(),
 });
 
-/** GET /healthz (spec 1 §4.1, §2.5): unauthenticated. */
+/** GET /healthz (docs/render.md#get-healthz): unauthenticated. */
 export function healthRoutes(
   app: App,
   opts: { version: string; queue: RenderQueue; sessionCount: () => number },

@@ -23,7 +23,7 @@ const Profile = Type.Object({
   ),
 });
 
-/** GET /v1/profiles (spec 1 §4.2, 0-decisions §1): `{ profiles: [...] }` in the spec's order. */
+/** GET /v1/profiles (docs/render.md#get-v1profiles): `{ profiles: [...] }` in that order. */
 export function profilesRoutes(app: App): void {
   app.get(
     '/v1/profiles',

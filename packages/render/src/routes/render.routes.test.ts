@@ -4,7 +4,7 @@ import { html, startFixtureServer, type FixtureServer } from '../test-support/fi
 import { jpegSize, pngSize } from '../test-support/png.js';
 import { startService, TEST_TOKEN, type TestService } from '../test-support/service.js';
 
-// POST /v1/render and /v1/render/batch against real Chromium and a local page (spec 1 §4.3-4.4).
+// POST /v1/render and /v1/render/batch against real Chromium and a local page.
 
 let svc: TestService;
 let site: FixtureServer;
@@ -98,7 +98,7 @@ describe('POST /v1/render', () => {
     expect(bytes.length).toBe(body.bytes);
     expect(pngSize(bytes)).toEqual({ width: 2560, height: 1600 });
 
-    // An image tag cannot send a header: ?token= works for artifacts (spec 1 §4.12).
+    // An image tag cannot send a header: ?token= works for artifacts.
     const viaQuery = await fetch(`${svc.base}${String(artifact.url)}?token=${TEST_TOKEN}`);
     expect(viaQuery.status).toBe(200);
     await viaQuery.arrayBuffer();

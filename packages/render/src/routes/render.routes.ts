@@ -14,7 +14,7 @@ import { clientSignal } from './client-signal.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
 
-/** POST /v1/render (spec 1 §4.3) and POST /v1/render/batch (§4.4). */
+/** POST /v1/render and POST /v1/render/batch (docs/render.md#post-v1render). */
 export function renderRoutes(app: App, service: RenderService, limits: RenderLimits): void {
   app.post(
     '/v1/render',
@@ -46,11 +46,11 @@ export function renderRoutes(app: App, service: RenderService, limits: RenderLim
       const signal = clientSignal(reply);
       const { profiles: inputs, ...rest } = request.body;
       const options = prepareOptions(rest, limits);
-      // The batch slot shape is { profile, artifact, ms } (spec 1 §4.4): no base64 form.
+      // The batch slot shape is { profile, artifact, ms }: no base64 form.
       if (options.returnMode === 'base64') {
         throw new HttpError(400, 'return base64 is not available in a batch; use url');
       }
-      // 0-decisions §1: every profile is validated before any work starts.
+      // Every profile is validated before any work starts (docs/render.md#post-v1renderbatch).
       const profiles = inputs.map((p, i) =>
         resolveProfile(p, `profiles[${i}]`, limits.captureLimits),
       );
@@ -63,7 +63,7 @@ export function renderRoutes(app: App, service: RenderService, limits: RenderLim
             return { profile: profile.name, artifact, ms: rendered.ms };
           } catch (err) {
             if (signal.aborted) throw err;
-            // spec 1 §4.4: a failure occupies its own slot and never affects the others.
+            // A failure occupies its own slot and never affects the others.
             const message = err instanceof HttpError ? err.message : 'internal error';
             return { profile: profile.name, error: message };
           }

@@ -1,7 +1,8 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 
-// Validation messages that name the field the way a client wrote it (spec 1 §4.3 rule 4, 0-decisions
-// §1): `format must be one of "png", "jpeg", "pdf"` rather than Ajv's one line per union member.
+// Validation messages that name the field the way a client wrote it
+// (docs/render.md#behaviour-in-detail): `format must be one of "png", "jpeg", "pdf"` rather than
+// Ajv's one line per union member.
 
 function fieldOf(dataVar: string, instancePath: string): string {
   const path = instancePath

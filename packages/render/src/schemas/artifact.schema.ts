@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 
-// The artifact descriptor (spec 1 §2.2) and the listing of GET /v1/artifacts, declared once for
-// renders, sessions and the artifact routes.
+// The artifact descriptor and the listing of GET /v1/artifacts (docs/render.md#get-v1artifacts),
+// declared once for renders, sessions and the artifact routes.
 
 export const ArtifactDescriptor = Type.Object({
   id: Type.String(),

@@ -1,9 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { ArtifactDescriptor } from './artifact.schema.js';
 
-// The request and response shapes of spec 1 §4.3 and §4.4, declared once: Fastify validates with
-// them, handlers take their types from them, and the OpenAPI document is generated from them.
-// Objects leave additionalProperties open: unknown body fields are ignored (§4.3 rule 2).
+// The request and response shapes of POST /v1/render and /v1/render/batch
+// (docs/render.md#post-v1render), declared once: Fastify validates with them, handlers take their
+// types from them, and the OpenAPI document is generated from them. Objects leave
+// additionalProperties open: unknown body fields are ignored.
 
 const Str = (description: string, extra: object = {}) => Type.String({ description, ...extra });
 
@@ -41,7 +42,7 @@ const Labels = Type.Record(Type.String(), Type.String({ maxLength: 1024 }), {
   description: 'Stored on the artifact.',
 });
 
-/** Every field of spec 1 §4.3 except `profile`, shared by single and batch renders. */
+/** Every field of a render except `profile`, shared by single and batch renders. */
 const renderOptions = {
   url: Type.Optional(Str('Page to render; http or https only. Exclusive with `html`.')),
   html: Type.Optional(Str('HTML to render, up to MAX_HTML_BYTES. Exclusive with `url`.')),

@@ -1,7 +1,8 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-// GET /metrics (issue 3): render duration by format, queue depth, in flight, failures by cause,
-// proxy refusals. One registry per server (no global default registry), so tests can run many.
+// GET /metrics (docs/render.md#get-v1openapijson-and-get-metrics): render duration by format, queue
+// depth, in flight, failures by cause, proxy refusals. One registry per server (no global default
+// registry), so tests can run many.
 
 export type FailureCause =
   | 'invalid'

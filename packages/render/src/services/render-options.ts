@@ -3,8 +3,9 @@ import { HttpError } from '@havn/shared';
 import type { CaptureJob } from '../browser/capture.js';
 import type { RenderOptions } from '../schemas/render.schema.js';
 
-// The cross-field rules of spec 1 §4.3 that a JSON schema cannot say: exclusive pairs, fields that
-// only make sense with one format, the HTML size limit. Each answers 400 naming the field.
+// The cross-field rules of docs/render.md#post-v1render that a JSON schema cannot say: exclusive
+// pairs, fields that only make sense with one format, the HTML size limit. Each answers 400 naming
+// the field.
 
 export interface RenderLimits {
   maxHtmlBytes: number;
@@ -80,7 +81,7 @@ export function prepareOptions(o: RenderOptions, limits: RenderLimits): Prepared
       path: c.path ?? (c.url === undefined ? '/' : undefined),
     })),
     userAgent: o.userAgent,
-    // spec 1 §4.3: honoured only when ALLOW_INSECURE_TLS=1; otherwise ignored.
+    // Honoured only when ALLOW_INSECURE_TLS=1; otherwise ignored.
     ignoreHttpsErrors: (o.insecureTls ?? false) && limits.allowInsecureTls,
     returnMode: o.return ?? 'url',
     labels: { ...o.labels },

@@ -2,7 +2,7 @@ import { HttpError } from '@havn/shared';
 import { describe, expect, it } from 'vitest';
 import { RenderQueue } from './render-queue.js';
 
-// spec 1 §3.2: slots, first come first served, 503 after the queue timeout, aborts leave the line.
+// Slots, first come first served, 503 after the queue timeout, aborts leave the line.
 
 const never = new AbortController().signal;
 

@@ -1,8 +1,8 @@
 import { HttpError } from '@havn/shared';
 
-// The render queue (spec 1 §3.2): MAX_CONCURRENCY slots, waiters served first come first served,
-// a waiter past QUEUE_TIMEOUT_MS rejected with 503, and a waiter whose client went away removed
-// without ever taking a slot.
+// The render queue (docs/render.md#behaviour-in-detail): MAX_CONCURRENCY slots, waiters served
+// first come first served, a waiter past QUEUE_TIMEOUT_MS rejected with 503, and a waiter whose
+// client went away removed without ever taking a slot.
 
 /** Gives the slot back; idempotent. */
 export type Release = () => void;

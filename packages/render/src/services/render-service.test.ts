@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { html, startFixtureServer, type FixtureServer } from '../test-support/fixture-server.js';
 import { startService, type TestService } from '../test-support/service.js';
 
-// The render queue and deadlines (spec 1 §3.2, 0-decisions §1) with real Chromium: one slot, a
-// page that never finishes loading, and a browser that gets killed mid-render.
+// The render queue and deadlines (docs/render.md#behaviour-in-detail) with real Chromium: one
+// slot, a page that never finishes loading, and a browser that gets killed mid-render.
 
 const QUEUE_TIMEOUT_MS = 1500;
 const RENDER_TIMEOUT_MS = 3000;

@@ -22,9 +22,9 @@ import type { FailureCause, RenderMetrics } from './render-metrics.js';
 import { CONTENT_TYPES, type PreparedOptions } from './render-options.js';
 import type { RenderQueue } from './render-queue.js';
 
-// One render from a validated request to bytes (spec 1 §3.2, §4.3): early URL check, a queue
-// slot, a proxy channel of its own, the capture under RENDER_TIMEOUT_MS, and the mapping of every
-// failure to the status 0-decisions §1 gives it.
+// One render from a validated request to bytes: early URL check, a queue slot, a proxy channel of
+// its own, the capture under RENDER_TIMEOUT_MS, and the mapping of every failure to its status
+// (docs/render.md#statuses).
 
 export interface RenderServiceDeps {
   browser: WarmBrowser;
@@ -73,7 +73,7 @@ export class RenderService {
     this.#d = deps;
   }
 
-  /** The early private-address check of `url` (spec 1 §4.3 rule 4): 400 naming host, address, range. */
+  /** The early private-address check of `url`: 400 naming host, address and range. */
   async checkTarget(options: PreparedOptions): Promise<void> {
     if (!('url' in options.target)) return;
     try {
@@ -183,8 +183,8 @@ export class RenderService {
 }
 
 /**
- * Throws when a main-frame navigation hop went somewhere the proxy refused (400, 0-decisions §1)
- * or could not reach (502 `navigation failed: <reason>`).
+ * Throws when a main-frame navigation hop went somewhere the proxy refused (400,
+ * docs/render.md#private-network-policy) or could not reach (502 `navigation failed: <reason>`).
  */
 function judgeNavigation(urls: readonly string[], channel: ProxyChannel): void {
   const verdict = judgeHops(urls, channel);

@@ -88,7 +88,7 @@ function upgrade(
   });
 }
 
-describe('refusals at the socket (spec 1 §4.11, §7)', () => {
+describe('refusals at the socket', () => {
   it('answers an HTTP status with no JSON and no WebSocket', async () => {
     const token = new URL(session.cdpUrl).searchParams.get('token')!;
     expect(await upgrade(`/v1/sessions/${session.id}/cdpx?token=${token}`)).toEqual({
@@ -123,7 +123,7 @@ describe('refusals at the socket (spec 1 §4.11, §7)', () => {
   });
 });
 
-describe('the frame policy (issue 4)', () => {
+describe('the frame policy', () => {
   it('refuses frames that would step around the proxy or touch the server filesystem', async () => {
     const client = await rawClient(session.cdpUrl);
     try {
@@ -381,7 +381,7 @@ describe('HTTP discovery and Playwright', () => {
       ).rejects.toThrow(/proxyServer is not allowed/);
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
-      // Pages of every context count (0-decisions §1).
+      // Pages of every context count.
       expect((await api('GET', `/v1/sessions/${session.id}`)).body).toMatchObject({ pages: 2 });
       for (const host of [
         `127.0.0.1:${canaryPort}`,

@@ -8,10 +8,11 @@ import { DoorBridge } from './door-bridge.js';
 import { CLOSE, serverCloseFrame } from './ws-frames.js';
 import { clientHandshake, serverHandshake } from './ws-handshake.js';
 
-// The CDP door (spec 1 §4.11, issue 4): `GET|POST /v1/sessions/<id>/cdp?token=…` upgraded to a
-// WebSocket and bridged to the session's own DevTools socket on 127.0.0.1 (door-bridge.ts: a
-// plain byte pipe would let a client walk around the proxy, so every client message is judged).
-// Refusals happen at the socket: an HTTP status line, no JSON body, no WebSocket (spec 1 §7).
+// The CDP door (docs/sessions.md#what-the-door-allows): `GET|POST /v1/sessions/<id>/cdp?token=…`
+// upgraded to a WebSocket and bridged to the session's own DevTools socket on 127.0.0.1
+// (door-bridge.ts: a plain byte pipe would let a client walk around the proxy, so every client
+// message is judged). Refusals happen at the socket: an HTTP status line, no JSON body, no
+// WebSocket.
 
 /** What the door needs to know about a live session. */
 export interface DoorSession {
@@ -22,11 +23,11 @@ export interface DoorSession {
   /** A page's own DevTools socket, or undefined for an unknown or browser-internal page. */
   pageWsEndpoint(targetId: string): Promise<string | undefined>;
   readonly framePolicy: FramePolicy;
-  /** Any inbound CDP frame keeps the session alive (spec 1 §3.1). */
+  /** Any inbound CDP frame keeps the session alive (docs/sessions.md#leases). */
   touch(): void;
   /** A download event the browser sent a client (docs/sessions.md#downloads). */
   downloadEvent(text: string): void;
-  /** A client activated a target: the recorder and screenshots follow it (0-decisions §1). */
+  /** A client activated a target: the recorder and screenshots follow it. */
   activated(targetId: string): void;
   /** Registers an attached client; `disconnect` is called when the session ends. */
   attach(client: { disconnect(): void }): () => void;
@@ -80,7 +81,7 @@ export class CdpDoor {
     socket.on('error', () => undefined);
     const url = new URL(req.url ?? '/', 'http://door.invalid');
     const match = DOOR_PATH.exec(url.pathname);
-    // `?token=` (spec 1 §4.11), or a bearer header for clients that can send one.
+    // `?token=` (as in `cdpUrl`), or a bearer header for clients that can send one.
     const session = this.admit(match?.[1], req.method, presentedToken(req));
     if (typeof session === 'number') {
       refuse(socket, session);

@@ -113,7 +113,7 @@ export class DoorBridge {
 
   private fromClient(chunk: Buffer): void {
     if (this.ended) return;
-    // Any inbound CDP traffic keeps the session alive (spec 1 §3.1).
+    // Any inbound CDP traffic keeps the session alive (docs/sessions.md#leases).
     this.session.touch();
     // Everything one read carries leaves in one write.
     this.browser.cork();

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import type { ArtifactDescriptor, ArtifactStore, Labels } from '../artifacts/artifact-store.js';
 import { stitchVideo, type RecordedFrame } from './video-stitcher.js';
 
-// The server-side recorder of a session (issue 4, 0-decisions §1 `record`): it keeps screencast
+// The server-side recorder of a session (docs/sessions.md#recording): it keeps screencast
 // frames on disk with their capture times, at most `fps` a second and `maxFrames` in all, and on
 // close stitches them into an mp4 whose timeline follows those times.
 
-/** 0-decisions §1: fps 1..30 (10), quality 1..100 (80), maxFrames 1..100000 (18000). */
+/** fps 1..30 (10), quality 1..100 (80), maxFrames 1..100000 (18000). */
 export interface RecordOptions {
   fps: number;
   quality: number;
@@ -41,7 +41,7 @@ export class Recorder {
     private readonly now: () => number,
   ) {}
 
-  /** Frames captured so far (spec 1 §2.4 `frames`). */
+  /** Frames captured so far (the descriptor's `frames`). */
   get frameCount(): number {
     return this.frames.length;
   }
@@ -54,7 +54,7 @@ export class Recorder {
     });
   }
 
-  /** Stops the screencast (first step of closing a session, spec 1 §3.1). */
+  /** Stops the screencast (first step of closing a session, docs/sessions.md#recording). */
   async stop(): Promise<void> {
     const screencast = this.screencast;
     this.screencast = undefined;
@@ -108,7 +108,7 @@ export class Recorder {
     this.pending = undefined;
     this.keep(frame);
     if (this.frames.length >= this.options.maxFrames) {
-      // Past maxFrames the recorder stops; the video keeps what it has (0-decisions §1).
+      // Past maxFrames the recorder stops; the video keeps what it has.
       this.stopTime = this.now() / 1000;
       void this.screencast?.stop().catch(() => undefined);
     }

@@ -2,7 +2,7 @@ import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSessionTestApp, type SessionTestApp } from './test-support/session-test-app.js';
 
-// Leases (spec 1 §3.1, §4.5, §4.10): clamps, the reaper, CDP activity keeping a session alive,
+// Leases (docs/sessions.md#leases): clamps, the reaper, CDP activity keeping a session alive,
 // MAX_SESSIONS, and the request checks in front of all of it.
 
 let t: SessionTestApp;
@@ -57,7 +57,7 @@ describe('leases', () => {
     expect(leaseMs(clamped.body)).toBeLessThanOrEqual(90_000);
     const again = await api('POST', `/v1/sessions/${id}/touch`, {});
     expect(leaseMs(again.body)).toBeGreaterThan(85_000);
-    // GET does not refresh the lease (0-decisions §1).
+    // GET does not refresh the lease.
     const got = await api('GET', `/v1/sessions/${id}`);
     expect(got.body['expiresAt']).toBe(again.body['expiresAt']);
     expect((await api('DELETE', `/v1/sessions/${id}`)).status).toBe(200);

@@ -16,11 +16,11 @@ import { SessionDownloads } from './session-downloads.js';
 import type { SessionConfig } from './session-config.js';
 import type { CreateSessionBody, ScreenshotBody } from './session-schemas.js';
 
-// Opens, leases, reaps and closes browser sessions (spec 1 §3.1, §4.5-4.10). Closing is the same
+// Opens, leases, reaps and closes browser sessions (docs/sessions.md). Closing is the same
 // path for DELETE, the reaper, a browser that died and shutdown: recorder stopped, mp4 stitched,
 // browser closed, in that order.
 
-/** A resolved profile (spec 1 §2.1), as render's profile table produces it. */
+/** A resolved profile, as render's profile table produces it. */
 export type SessionProfile = Omit<Profile, 'paper'>;
 
 export interface SessionManagerDeps {
@@ -49,7 +49,7 @@ export interface SessionManagerDeps {
   tmpDir?: string;
 }
 
-/** Spec 1 §4.5 and §4.9 bodies: the types come from the route schemas. */
+/** The create and screenshot bodies: the types come from the route schemas. */
 export type CreateSessionInput = CreateSessionBody;
 export type ScreenshotInput = ScreenshotBody;
 
@@ -76,7 +76,7 @@ export class SessionManager {
     return this.deps.config;
   }
 
-  /** Live sessions, for health (spec 1 §2.5 `sessions`). */
+  /** Live sessions, for `sessions` in GET /healthz. */
   liveCount(): number {
     return this.sessions.size;
   }
@@ -96,7 +96,7 @@ export class SessionManager {
     return token !== undefined && tokensEqual(token, expected);
   };
 
-  /** Spec 1 §4.5: everything is applied before the caller hears 201. */
+  /** Everything is applied before the caller hears 201 (docs/sessions.md#open-a-session). */
   async create(input: CreateSessionInput): Promise<{ session: Session; token: string }> {
     if (!this.accepting) throw new HttpError(503, 'the service is shutting down');
     const profile = this.deps.resolveProfile(input.profile);
@@ -131,7 +131,7 @@ export class SessionManager {
         cookies: input.cookies ?? [],
         ignoreHTTPSErrors: insecureTls,
       });
-      // Spec 1 §3.1: the recorder starts first, so the video shows the page loading.
+      // The recorder starts first, so the video shows the page loading.
       if (input.record) recorder = await this.startRecorder(browser, dir, input.record);
       if (input.url !== undefined) await this.navigate(browser, input.url, channel);
       // From here the channel lives as long as the session: keep no list of its refusals.
@@ -196,12 +196,12 @@ export class SessionManager {
     }
   }
 
-  /** Spec 4.10: `ttlMs` clamped; without it the session's own ttl (0-decisions §1). */
+  /** `ttlMs` clamped; without it the session's own ttl (docs/sessions.md#leases). */
   touch(session: Session, ttlMs?: number): void {
     session.touch(ttlMs === undefined ? undefined : this.clampTtl(ttlMs));
   }
 
-  /** Spec 4.9: a service-side capture of the current page, stored with the session's labels. */
+  /** A service-side capture of the current page, stored with the session's labels. */
   async screenshot(session: Session, input: ScreenshotInput): Promise<ArtifactDescriptor> {
     session.touch();
     const format = input.format ?? 'png';
@@ -236,8 +236,8 @@ export class SessionManager {
   }
 
   /**
-   * Spec 3.1 DELETE: recorder stopped, mp4 stitched, browser closed; every artifact returned. The
-   * same path for every way a session ends, named in its log line.
+   * DELETE: recorder stopped, mp4 stitched, browser closed; every artifact returned. The same path
+   * for every way a session ends, named in its log line (docs/sessions.md#recording).
    */
   close(session: Session, how: CloseReason = 'deleted'): Promise<ArtifactDescriptor[]> {
     session.closing ??= this.finish(session, how);
@@ -272,7 +272,7 @@ export class SessionManager {
     this.closingSessions.add(session);
     session.disconnectAll();
     try {
-      // Spec 1 §4.8: recorder stopped, then the mp4 stitched, then the browser closed.
+      // Recorder stopped, then the mp4 stitched, then the browser closed.
       const video = await session.recorder
         ?.store(
           this.deps.artifacts,

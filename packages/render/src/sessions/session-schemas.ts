@@ -1,9 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { ArtifactDescriptor } from '../schemas/artifact.schema.js';
 
-// Request and response schemas of spec 1 §4.5-4.10. Unknown body fields are ignored (spec 1 §4.3
-// rule 2 holds for every body), but not unknown `record` options; a bad field answers 400 naming
-// it.
+// Request and response schemas of docs/sessions.md#endpoints. Unknown body fields are ignored, as
+// in every body, but not unknown `record` options; a bad field answers 400 naming it.
 
 const Labels = Type.Record(Type.String(), Type.String());
 
@@ -21,7 +20,7 @@ const Cookie = Type.Object({
   ),
 });
 
-/** 0-decisions §1: fps 1..30, quality 1..100, maxFrames 1..100000. */
+/** fps 1..30, quality 1..100, maxFrames 1..100000 (docs/sessions.md#open-a-session). */
 const RecordObject = Type.Object(
   {
     fps: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })),
@@ -61,7 +60,7 @@ export type TouchBody = Static<typeof TouchBody>;
 export const SessionParams = Type.Object({ id: Type.String() });
 export type SessionParams = Static<typeof SessionParams>;
 
-/** Spec 1 §2.4; `cdpUrl` only in the creation response. */
+/** docs/sessions.md#open-a-session; `cdpUrl` and `liveUrl` only in the creation response. */
 export const SessionDescriptorSchema = Type.Object({
   id: Type.String(),
   profile: Type.String(),

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTlsServer, type TlsServer } from '../test-support/tls-server.js';
 import { startSessionTestApp, type SessionTestApp } from './test-support/session-test-app.js';
 
-// `insecureTls` (spec 1 §4.5): a session may accept a self-signed certificate only when the
-// service runs with ALLOW_INSECURE_TLS=1 and the session asks for it.
+// `insecureTls` (docs/sessions.md#open-a-session): a session may accept a self-signed certificate
+// only when the service runs with ALLOW_INSECURE_TLS=1 and the session asks for it.
 
 let server: TlsServer;
 let url: string;

@@ -7,10 +7,10 @@ import { isInternalUrl } from './cdp-targets.js';
 import type { Recorder } from './recorder.js';
 import type { SessionDownloads } from './session-downloads.js';
 
-// One live browser session (spec 1 §2.4, §3.1): its lease, its own token, its browser, its
+// One live browser session (docs/sessions.md#leases): its lease, its own token, its browser, its
 // recorder and the clients attached through the door.
 
-/** Spec 1 §2.4, without `cdpUrl` (creation adds it). */
+/** docs/sessions.md#open-a-session, without `cdpUrl` and `liveUrl` (creation adds them). */
 export interface SessionDescriptor {
   id: string;
   profile: string;
@@ -32,11 +32,11 @@ export interface SessionEvent {
 
 export interface SessionParts {
   id: string;
-  /** 24 random bytes, base64url (spec 1 §5 rule 7). */
+  /** 24 random bytes, base64url. */
   token: string;
   profile: string;
   labels: Labels;
-  /** The session's own lease length, clamped (0-decisions §1: touch without ttlMs reuses it). */
+  /** The session's own lease length, clamped; touch without ttlMs reuses it. */
   ttlMs: number;
   browser: SessionBrowser;
   recorder: Recorder | undefined;
@@ -105,12 +105,12 @@ export class Session implements DoorSession {
     return !this.closing && token !== undefined && tokensEqual(token, this.token);
   }
 
-  /** The session token, or the service token; the session's own dies with it (spec 1 §5.7). */
+  /** The session token, or the service token; the session's own dies with it. */
   acceptsToken(token: string | undefined): boolean {
     return this.ownsToken(token) || (!this.closing && this.isServiceToken(token));
   }
 
-  /** The session's own token, for the door URLs the service hands out (spec 1 §5 rule 7). */
+  /** The session's own token, for the door URLs the service hands out (never the service's). */
   doorToken(): string {
     return this.token;
   }

@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type TestServer } from './test-support/fixture-server.js';
 
-// Graceful shutdown of the real entry point (issue 4): on SIGTERM the service stops taking
-// sessions, closes every live one as DELETE does (video stitched before the browser closes) and
-// exits 0. Run as its own process, because signals are the point.
+// Graceful shutdown of the real entry point (docs/sessions.md#behaviour-in-detail): on SIGTERM the
+// service stops taking sessions, closes every live one as DELETE does (video stitched before the
+// browser closes) and exits 0. Run as its own process, because signals are the point.
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 const TOKEN = 'sigterm-token-0123456789abcdef';

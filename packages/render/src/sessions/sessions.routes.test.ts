@@ -94,7 +94,7 @@ describe('a recorded session, create → attach → drive → screenshot → del
     expect(new Date(session.expiresAt).getTime() - new Date(session.createdAt).getTime()).toBe(
       60_000,
     );
-    // The door URL carries the session's own token, never the service token (spec 1 §5 rule 7).
+    // The door URL carries the session's own token, never the service token.
     const door = new URL(session.cdpUrl);
     expect(door.protocol).toBe('ws:');
     expect(door.host).toBe(new URL(t.baseUrl).host);
@@ -135,7 +135,7 @@ describe('a recorded session, create → attach → drive → screenshot → del
     });
     expect(missing.status).toBe(400);
     expect(missing.body['error']).toMatch(/^selector: /);
-    // Brought to front, the animated page is current again (0-decisions §1).
+    // Brought to front, the animated page is current again.
     await first!.bringToFront();
     const element = await api('POST', `/v1/sessions/${session.id}/screenshot`, {
       selector: '#box',

@@ -19,9 +19,9 @@ import {
 } from './session-schemas.js';
 import { Type } from 'typebox';
 
-// Spec 1 §4.5-4.11 as a Fastify plugin: `app.register(sessionRoutes, { manager })`. It also owns
-// the HTTP server's 'upgrade' event (the CDP door) and, on close, shuts every session as DELETE
-// does (videos stitched) before the server stops.
+// docs/sessions.md#endpoints as a Fastify plugin: `app.register(sessionRoutes, { manager })`. It
+// also owns the HTTP server's 'upgrade' event (the CDP door) and, on close, shuts every session as
+// DELETE does (videos stitched) before the server stops.
 
 export interface SessionRoutesOptions {
   manager: SessionManager;
@@ -43,15 +43,16 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     door.handleUpgrade(req, socket, head);
   };
   app.server.on('upgrade', onUpgrade);
-  // preClose runs before the server waits for its connections, and attached door sockets would
-  // hold it open: close the sessions (and so their clients) first (issue 4, graceful shutdown).
+  // preClose runs before the server waits for its connections, and attached door sockets would hold
+  // it open: close the sessions (and so their clients) first
+  // (docs/sessions.md#behaviour-in-detail).
   app.addHook('preClose', async () => {
     await manager.closeAll();
     app.server.off('upgrade', onUpgrade);
     door.close();
   });
 
-  // Spec 1 §5: the service token on every session route. Discovery and the live view check for
+  // The service token on every session route. Discovery and the live view check for
   // themselves, because they also take the session's own token, the one a client was handed.
   app.addHook('onRequest', (request, _reply, next) => {
     if (
@@ -102,7 +103,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     () => Promise.resolve({ sessions: manager.list().map((s) => s.describe()) }),
   );
 
-  // 0-decisions §1: GET does not refresh the lease.
+  // GET does not refresh the lease (docs/sessions.md#leases).
   api.get(
     '/v1/sessions/:id',
     { schema: { params: SessionParams, response: { 200: SessionDescriptorSchema } } },

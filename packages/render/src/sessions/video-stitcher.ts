@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-// Turns the recorder's frames into an mp4 (issue 4). Chromium sends a frame only when the page
-// changes, so frames come at irregular times: a fixed-rate image2pipe would stretch or squeeze
-// the session. ffmpeg's concat demuxer takes a duration per frame instead, so the video's timeline
-// follows the frames' own timestamps, and the last frame is held up to the stop time.
+// Turns the recorder's frames into an mp4 (docs/sessions.md#recording). Chromium sends a frame only
+// when the page changes, so frames come at irregular times: a fixed-rate image2pipe would stretch
+// or squeeze the session. ffmpeg's concat demuxer takes a duration per frame instead, so the
+// video's timeline follows the frames' own timestamps, and the last frame is held up to the stop
+// time.
 
 export interface RecordedFrame {
   /** A JPEG file. */

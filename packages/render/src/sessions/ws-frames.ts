@@ -4,8 +4,7 @@ import { isUtf8 } from 'node:buffer';
 // because the door must forward bytes, not messages: Chromium's frames go to the client exactly
 // as they came, and a client frame the policy lets pass goes to Chromium as the frame the client
 // sent. `ws` re-frames every message through a stream pipeline, which cost the door ~45 µs of CPU
-// per round trip against ~9 µs for a byte pipe (bench/sessions, issue 4: door throughput at
-// least 0.9 of the browser's own socket).
+// per round trip against ~9 µs for a byte pipe (docs/benchmarks.md#sessions-the-cdp-door).
 
 export const OPCODE = { continuation: 0, text: 1, binary: 2, close: 8, ping: 9, pong: 10 } as const;
 
