@@ -11,6 +11,7 @@ import {
   envString,
   envUrl,
 } from '@havn/shared';
+import { isMailbox, parseSmtpUrl, type SmtpConfig } from './smtp-config.js';
 
 /** The forms server's configuration: parsed once from the environment, frozen (docs/forms.md#configuration). */
 export interface FormsConfig {
@@ -31,6 +32,8 @@ export interface FormsConfig {
   readonly trustProxy: readonly string[];
   readonly vapidSubject: string;
   readonly logLevel: Level;
+  /** SMTP_URL and SMTP_FROM; undefined turns email notices off (docs/forms.md#email-notices). */
+  readonly smtp: SmtpConfig | undefined;
 }
 
 /** The built web app, resolved from this file (src/ or dist/), never from the working directory. */
@@ -58,6 +61,8 @@ const shape = {
     'mailto:forms@havn.invalid',
   ),
   LOG_LEVEL: envOneOf(levels, 'info'),
+  SMTP_URL: envString(),
+  SMTP_FROM: envString(),
 };
 
 /**
@@ -84,10 +89,38 @@ function postgresUrl(value: string | undefined, problems: string[]): string | un
   return value;
 }
 
+/**
+ * SMTP_URL (smtp:// or smtps://, optional user:password) and SMTP_FROM, the sender of email
+ * notices (docs/forms.md#email-notices). Both unset: notices are off. A problem names the variable
+ * and never repeats the URL, which may hold a password.
+ */
+function smtpConfig(
+  url: string | undefined,
+  from: string | undefined,
+  problems: string[],
+): SmtpConfig | undefined {
+  if (url === undefined) {
+    if (from !== undefined)
+      problems.push('SMTP_FROM is set but SMTP_URL is not; set both or neither');
+    return undefined;
+  }
+  const parsed = parseSmtpUrl(url);
+  if (typeof parsed === 'string') problems.push(`SMTP_URL ${parsed}`);
+  if (from === undefined)
+    problems.push('SMTP_FROM must be set when SMTP_URL is (e.g. Havn forms <forms@example.com>)');
+  else if (!isMailbox(from)) {
+    problems.push(
+      `SMTP_FROM must be an address like forms@example.com or Havn forms <forms@example.com> (got ${JSON.stringify(from)})`,
+    );
+  }
+  return typeof parsed === 'string' || from === undefined ? undefined : { ...parsed, from };
+}
+
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): FormsConfig {
   const { values: e, problems } = collectEnv(shape, env);
   const databaseUrl = postgresUrl(env.DATABASE_URL || undefined, problems);
+  const smtp = smtpConfig(env.SMTP_URL || undefined, env.SMTP_FROM || undefined, problems);
   if (problems.length > 0 || !e) throw new ConfigError(problems);
   return Object.freeze({
     port: e.PORT,
@@ -102,6 +135,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): F
     trustProxy: e.TRUST_PROXY,
     vapidSubject: e.VAPID_SUBJECT,
     logLevel: e.LOG_LEVEL,
+    smtp,
   });
 }
 

@@ -28,6 +28,13 @@ const log = createLogger({ name: 'havn-forms', level: config.logLevel });
 if (config.adminToken === undefined) {
   log.warn('FORM_ADMIN_TOKEN is not set: the admin API is OPEN to anyone who can reach it');
 }
+if (config.smtp === undefined) {
+  log.info('SMTP_URL is not set: email notices are off (forms keep their notify lists)');
+} else {
+  // Never the password (docs/forms.md#email-notices).
+  const { host, port, secure, user, from } = config.smtp;
+  log.info({ smtp: { host, port, secure, user, from } }, 'email notices are sent through SMTP');
+}
 let store: Store;
 try {
   store = await openStore(config, buildFromRequest);

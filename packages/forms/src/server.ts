@@ -15,6 +15,7 @@ import { registerServiceRoutes } from './routes/service.routes.js';
 import { registerSubmissionRoutes } from './routes/submissions.routes.js';
 import { registerWebRoutes } from './routes/web.routes.js';
 import { DeliveryWorker } from './services/delivery/delivery-worker.js';
+import { emailSender } from './services/delivery/email-sender.js';
 import { OutboundHttp } from './services/delivery/outbound-http.js';
 import { pushSender } from './services/delivery/push-sender.js';
 import { webhookRetrySchedule } from './services/delivery/retry-schedule.js';
@@ -39,6 +40,14 @@ export interface ServerDeps {
   deliveryLeaseMs?: number;
   /** How often forms' retentionDays are enforced; default hourly. */
   retentionSweepMs?: number;
+}
+
+/** The address this server listens on, as a URL (the inbox link without PUBLIC_BASE_URL). */
+function ownUrl(app: App): string {
+  const first = app.server.address();
+  if (first === null || typeof first === 'string') return 'http://localhost';
+  const host = first.family === 'IPv6' ? `[${first.address}]` : first.address;
+  return `http://${host}:${String(first.port)}`;
 }
 
 function packageVersion(): string {
@@ -109,6 +118,15 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     { allowPrivate: config.allowPrivateWebhooks, allowedHosts: [] },
     deps.deliveryTimeoutMs ?? 10_000,
   );
+  const email = emailSender({
+    smtp: config.smtp,
+    forms: store.forms,
+    submissions: store.submissions,
+    // docs/forms.md#email-notices: never a request's Host, which anyone can set; a link in a mail
+    // to the inbox must not point wherever a submitter liked.
+    baseUrl: () => config.publicBaseUrl ?? ownUrl(app),
+    timeoutMs: deps.deliveryTimeoutMs ?? 10_000,
+  });
   const worker = new DeliveryWorker({
     deliveries: store.deliveries,
     log: deps.log,
@@ -125,6 +143,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
         vapid: deps.vapid,
         subject: config.vapidSubject,
       }),
+      email: email.send,
     },
   });
   store.onCommitted(() => {
@@ -173,6 +192,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     await sweeper.stop();
     await limiter.close?.();
     outbound.close();
+    email.close();
     await store.close();
   });
   return app;

@@ -1,5 +1,6 @@
 import { HttpError, randomToken } from '@havn/shared';
 import type { FormWrite, Webhook } from '../store/forms.store.js';
+import { isEmailAddress } from '../smtp-config.js';
 import { validateDefinition } from './definition-validator.js';
 
 export interface FormBody {
@@ -9,7 +10,37 @@ export interface FormBody {
   webhooks?: { url: string; secret?: string }[];
   redirectUrl?: string | null;
   retentionDays?: unknown;
+  notify?: unknown;
   definition?: unknown;
+}
+
+const maxRecipients = 20;
+
+/**
+ * docs/forms.md#email-notices: up to 20 distinct addresses, each a plain `name@domain` of at most
+ * 254 characters, so nothing but an address can reach the mail's To header.
+ */
+function checkNotify(value: unknown): string[] {
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) throw new HttpError(400, 'notify must be an array of email addresses');
+  if (value.length > maxRecipients) {
+    throw new HttpError(400, `notify must list at most ${String(maxRecipients)} addresses`);
+  }
+  const seen = new Set<string>();
+  return value.map((entry: unknown, index) => {
+    if (typeof entry !== 'string' || !isEmailAddress(entry)) {
+      const shown = typeof entry === 'string' ? entry.slice(0, 300) : typeof entry;
+      throw new HttpError(
+        400,
+        `notify/${String(index)} must be an email address like name@example.com of at most 254 characters (got ${JSON.stringify(shown)})`,
+      );
+    }
+    if (seen.has(entry.toLowerCase())) {
+      throw new HttpError(400, `notify/${String(index)}: ${entry} is listed twice`);
+    }
+    seen.add(entry.toLowerCase());
+    return entry;
+  });
 }
 
 /** docs/forms.md#retention: whole days from 1 to 100 years, or null to keep everything. */
@@ -110,6 +141,7 @@ export function toFormWrite(formId: string, body: FormBody): FormWrite {
     webhooks: (body.webhooks ?? []).map(checkWebhook),
     redirectUrl: checkRedirect(body.redirectUrl, allowedOrigins),
     retentionDays: checkRetention(body.retentionDays),
+    notify: checkNotify(body.notify),
     definition: definition ?? undefined,
   };
 }
@@ -135,6 +167,7 @@ export function toFormPatch(
   );
   if (body.redirectUrl !== undefined) patch.redirectUrl = redirect;
   if (body.retentionDays !== undefined) patch.retentionDays = checkRetention(body.retentionDays);
+  if (body.notify !== undefined) patch.notify = checkNotify(body.notify);
   if (isNonEmptyDefinition(body.definition)) {
     validateDefinition(body.definition, 'definition');
     patch.definition = body.definition;

@@ -41,6 +41,7 @@ test('the webhook body built from the stored row is byte for byte JSON.stringify
         definitionVersion: 3,
         webhooks: [{ url: 'https://h.test/', secret: 's' }],
         arrayAnswers: ['tags'],
+        notify: [],
       },
       raw,
       origin: 'https://site.test',

@@ -4,6 +4,9 @@ import type { DeliveryTable } from '../store/schema.js';
 import type { IngestRequest, SubmissionWrite } from '../store/group-commit.js';
 import { WEBHOOK_PAYLOAD_FROM_SUBMISSION } from '../store/webhook-payload.js';
 
+/** An email delivery's stored payload: its mail is built from the submission row when sent. */
+const EMAIL_PAYLOAD_FROM_SUBMISSION = '';
+
 export interface Answers {
   answers: Record<string, unknown>;
   submitFields: Record<string, unknown> | null;
@@ -183,7 +186,7 @@ export function buildSubmissionWrite(
     pushSubscriptionId: string | null,
     payload: string,
   ): Insertable<DeliveryTable> => ({
-    id: newId(kind === 'webhook' ? 'msg' : 'psh'),
+    id: newId(kind === 'webhook' ? 'msg' : kind === 'push' ? 'psh' : 'eml'),
     submissionId: id,
     orgSlug: org,
     formId: form.id,
@@ -210,6 +213,11 @@ export function buildSubmissionWrite(
       deliveries.push(
         delivery('webhook', hook.url, hook.secret, null, WEBHOOK_PAYLOAD_FROM_SUBMISSION),
       );
+    }
+    // docs/forms.md#email-notices: one delivery per recipient, its mail put together from the
+    // submission row at each attempt (as webhooks are), so a refusal is retried for that one alone.
+    for (const address of form.notify) {
+      deliveries.push(delivery('email', address, null, null, EMAIL_PAYLOAD_FROM_SUBMISSION));
     }
     if (request.pushSubscriptions.length > 0) {
       // spec 2 §6 rule 2: the push names the organisation and the form and nothing else.

@@ -9,7 +9,7 @@ export type DeliveryRow = Selectable<DeliveryTable>;
 
 export interface DeliveryView {
   id: string;
-  kind: 'webhook' | 'push';
+  kind: DeliveryRow['kind'];
   target: string;
   status: DeliveryRow['status'];
   attempts: number;

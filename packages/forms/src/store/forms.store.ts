@@ -18,6 +18,8 @@ export interface Form {
   redirectUrl: string | null;
   /** Submissions older than this many days are deleted; null keeps them. */
   retentionDays: number | null;
+  /** Addresses that get an email notice of each new submission (docs/forms.md#email-notices). */
+  notify: string[];
   definitionVersion: number | null;
   createdAt: string;
   updatedAt: string;
@@ -30,7 +32,10 @@ export interface GateForm extends Form {
 }
 
 /** What ingest needs of the form (a plain object, so it can cross to the writer thread). */
-export type IngestForm = Pick<GateForm, 'id' | 'definitionVersion' | 'webhooks' | 'arrayAnswers'>;
+export type IngestForm = Pick<
+  GateForm,
+  'id' | 'definitionVersion' | 'webhooks' | 'arrayAnswers' | 'notify'
+>;
 
 /** docs/definition-format.md: only a `choice` question with `multiple: true` answers an array. */
 function multipleChoiceNames(definition: Record<string, unknown>): string[] {
@@ -62,6 +67,7 @@ export interface FormWrite {
   webhooks: Webhook[];
   redirectUrl: string | null;
   retentionDays: number | null;
+  notify: string[];
   /** Undefined leaves the stored definition and its version untouched (spec 2 §4.3 rule 2). */
   definition: object | undefined;
 }
@@ -75,6 +81,7 @@ function toForm(row: FormTable): Form {
     webhooks: JSON.parse(row.webhooks) as Webhook[],
     redirectUrl: row.redirectUrl,
     retentionDays: row.retentionDays,
+    notify: JSON.parse(row.notify) as string[],
     definitionVersion: row.definitionVersion,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -179,6 +186,7 @@ export class FormStore {
       webhooks: JSON.stringify(write.webhooks),
       redirectUrl: write.redirectUrl,
       retentionDays: write.retentionDays,
+      notify: JSON.stringify(write.notify),
       updatedAt: now,
     };
     return this.invalidating(
@@ -233,6 +241,7 @@ export class FormStore {
       ...(patch.webhooks !== undefined ? { webhooks: JSON.stringify(patch.webhooks) } : {}),
       ...(patch.redirectUrl !== undefined ? { redirectUrl: patch.redirectUrl } : {}),
       ...(patch.retentionDays !== undefined ? { retentionDays: patch.retentionDays } : {}),
+      ...(patch.notify !== undefined ? { notify: JSON.stringify(patch.notify) } : {}),
       updatedAt: now,
     };
     return this.invalidating(

@@ -297,6 +297,7 @@ export class GroupCommitWriter {
             definitionVersion: r.form.definitionVersion,
             webhooks: r.form.webhooks.map((w) => ({ url: w.url, secret: w.secret })),
             arrayAnswers: [...r.form.arrayAnswers],
+            notify: [...r.form.notify],
           }) - 1;
         formIndex.set(r.form, form);
       }

@@ -208,6 +208,18 @@ function retentionDays(): Migration {
   };
 }
 
+// Who gets an email notice of each new submission (docs/forms.md#email-notices): a JSON array.
+function notify(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('forms')
+        .addColumn('notify', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+    },
+  };
+}
+
 export function migrationProvider(types: SqlTypes): MigrationProvider {
   return {
     getMigrations: () =>
@@ -216,6 +228,7 @@ export function migrationProvider(types: SqlTypes): MigrationProvider {
         '0002-shared-instances': sharedInstances(types),
         '0003-redirect-url': redirectUrl(),
         '0004-retention-days': retentionDays(),
+        '0005-notify': notify(),
       }),
   };
 }

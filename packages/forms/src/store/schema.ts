@@ -29,6 +29,8 @@ export interface FormTable {
   webhooks: string; // JSON array of { url, secret }
   redirectUrl: string | null;
   retentionDays: number | null;
+  /** JSON array of the addresses email notices go to (docs/forms.md#email-notices). */
+  notify: string;
   definitionVersion: number | null;
   createdAt: string;
   updatedAt: string;
@@ -65,7 +67,8 @@ export interface DeliveryTable {
   submissionId: string;
   orgSlug: string;
   formId: string;
-  kind: 'webhook' | 'push';
+  /** `email`: target is one recipient address (docs/forms.md#email-notices). */
+  kind: 'webhook' | 'push' | 'email';
   target: string;
   webhookSecret: string | null;
   pushSubscriptionId: string | null;

@@ -7,7 +7,7 @@ export type Sender = (row: DeliveryRow) => Promise<AttemptResult>;
 
 export interface DeliveryWorkerDeps {
   deliveries: DeliveryStore;
-  senders: { webhook: Sender; push: Sender };
+  senders: { webhook: Sender; push: Sender; email: Sender };
   log: Logger;
   schedule: readonly number[];
   now?: () => number;
@@ -230,6 +230,13 @@ export class DeliveryWorker {
       // delivery fails at once, and the target is logged once, not once per delivery.
       next = { status: 'failed', nextAttemptAt: finished, deliveredAt: null };
       this.logRefusedOnce(row, result.error);
+    } else if (result.permanent) {
+      // docs/forms.md#email-notices: a mail server's final no does not change with retries.
+      next = { status: 'failed', nextAttemptAt: finished, deliveredAt: null };
+      this.deps.log.warn(
+        { delivery: row.id, kind: row.kind, status: result.status, error: result.error },
+        'delivery refused for good; not retried',
+      );
     } else {
       const schedule =
         row.kind === 'push' ? this.deps.schedule.slice(0, pushRetrySteps) : this.deps.schedule;

@@ -18,6 +18,8 @@ export interface AttemptResult {
   error: string | null;
   drop?: boolean;
   refused?: boolean;
+  /** The target refused for good (an SMTP 5xx about the recipient): failed, not retried. */
+  permanent?: boolean;
 }
 
 /** The lookup's refusal of a host on a refused range (not a name that failed to resolve). */
