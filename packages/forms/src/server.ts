@@ -14,6 +14,7 @@ import { registerPushRoutes } from './routes/push.routes.js';
 import { registerServiceRoutes } from './routes/service.routes.js';
 import { registerSubmissionRoutes } from './routes/submissions.routes.js';
 import { registerWebRoutes } from './routes/web.routes.js';
+import { registerWebhookRoutes } from './routes/webhooks.routes.js';
 import { DeliveryWorker } from './services/delivery/delivery-worker.js';
 import { emailSender } from './services/delivery/email-sender.js';
 import { OutboundHttp } from './services/delivery/outbound-http.js';
@@ -24,6 +25,7 @@ import { RateLimiter, type IngestLimiter } from './services/rate-limiter.js';
 import { RetentionSweeper } from './services/retention-sweeper.js';
 import { SharedRateLimiter } from './services/shared-rate-limiter.js';
 import type { VapidKeys } from './services/vapid-keys.js';
+import { WebhookLogService } from './services/webhook-log.service.js';
 import type { Store } from './store/store.js';
 
 export interface ServerDeps {
@@ -155,7 +157,20 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   const limiter: IngestLimiter = store.shared
     ? new SharedRateLimiter(config.ingestRateLimitPerMinute, store.rateLimits, deps.log, now)
     : new RateLimiter(config.ingestRateLimitPerMinute, now);
+  // docs/forms.md#webhooks: a test send goes out through the worker's own sender and agent, so
+  // it is signed and checked against the address policy like every delivery.
+  const webhookLog = new WebhookLogService({
+    forms: store.forms,
+    log: store.webhookLog,
+    send: webhookSender(outbound, now),
+    newId: createIdGenerator(now),
+    now,
+    kick: () => {
+      worker.kick();
+    },
+  });
   const routeDeps: RouteDeps = {
+    webhookLog,
     config,
     store,
     worker,
@@ -171,6 +186,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   registerOrgRoutes(app, routeDeps);
   registerFormRoutes(app, routeDeps);
   registerSubmissionRoutes(app, routeDeps);
+  registerWebhookRoutes(app, routeDeps);
   registerPushRoutes(app, routeDeps);
   await registerWebRoutes(app, routeDeps);
 

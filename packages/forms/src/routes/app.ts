@@ -12,6 +12,7 @@ import type { DeliveryWorker } from '../services/delivery/delivery-worker.js';
 import type { Principal } from '../services/auth.service.js';
 import type { IngestLimiter } from '../services/rate-limiter.js';
 import type { VapidKeys } from '../services/vapid-keys.js';
+import type { WebhookLogService } from '../services/webhook-log.service.js';
 import type { GateForm } from '../store/forms.store.js';
 import type { Store } from '../store/store.js';
 
@@ -28,6 +29,7 @@ export interface RouteDeps {
   config: FormsConfig;
   store: Store;
   worker: DeliveryWorker;
+  webhookLog: WebhookLogService;
   vapid: VapidKeys;
   limiter: IngestLimiter;
   newId: (prefix: string) => string;

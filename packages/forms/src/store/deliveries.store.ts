@@ -24,6 +24,8 @@ export interface AttemptOutcome {
   status: number | null;
   durationMs: number;
   error: string | null;
+  /** The first bytes of the answer, already made safe text (services/delivery/response-excerpt). */
+  response?: string | null;
   /** The delivery's new state after this attempt. */
   next: {
     status: DeliveryRow['status'];
@@ -39,6 +41,8 @@ type RecordKey =
   | 'status'
   | 'durationMs'
   | 'error'
+  | 'outcome'
+  | 'response'
   | 'nextStatus'
   | 'roundAttempts'
   | 'nextAttemptAt'
@@ -49,14 +53,33 @@ const recordKeys: readonly RecordKey[] = [
   'status',
   'durationMs',
   'error',
+  'outcome',
+  'response',
   'nextStatus',
   'roundAttempts',
   'nextAttemptAt',
   'deliveredAt',
 ];
 
-const attemptKeys = ['deliveryId', 'attemptedAt', 'status', 'durationMs', 'error'] as const;
-const updateKeys = recordKeys.filter((k) => k !== 'attemptedAt' && k !== 'durationMs');
+const attemptKeys = [
+  'deliveryId',
+  'attemptedAt',
+  'status',
+  'durationMs',
+  'error',
+  'outcome',
+  'response',
+] as const;
+const updateKeys = recordKeys.filter(
+  (k) => k !== 'attemptedAt' && k !== 'durationMs' && k !== 'outcome' && k !== 'response',
+);
+
+/** What an attempt came to, as the delivery log shows it (docs/forms.md#webhooks). */
+export type AttemptOutcomeName = 'delivered' | 'retrying' | 'failed' | 'dropped';
+
+export function outcomeOf(next: DeliveryRow['status']): AttemptOutcomeName {
+  return next === 'pending' ? 'retrying' : next;
+}
 
 function recordValues(delivery: DeliveryRow, outcome: AttemptOutcome): Record<RecordKey, unknown> {
   return {
@@ -65,6 +88,8 @@ function recordValues(delivery: DeliveryRow, outcome: AttemptOutcome): Record<Re
     status: outcome.status,
     durationMs: outcome.durationMs,
     error: outcome.error,
+    outcome: outcomeOf(outcome.next.status),
+    response: outcome.response ?? null,
     nextStatus: outcome.next.status,
     roundAttempts: outcome.next.roundAttempts,
     nextAttemptAt: outcome.next.nextAttemptAt,
@@ -87,6 +112,8 @@ function recordTemplates(db: Kysely<Database>) {
             status: v.status as number | null,
             durationMs: v.durationMs as number,
             error: v.error as string | null,
+            outcome: v.outcome as string | null,
+            response: v.response as string | null,
           })
           .compile() as CompiledQuery,
     ),
@@ -286,6 +313,8 @@ export class DeliveryStore {
             status: outcome.status,
             durationMs: outcome.durationMs,
             error: outcome.error,
+            outcome: outcomeOf(outcome.next.status),
+            response: outcome.response ?? null,
           })
           .compile() as CompiledQuery,
         db
@@ -323,6 +352,8 @@ export class DeliveryStore {
       .selectFrom('deliveries')
       .selectAll()
       .where('submissionId', '=', submissionId)
+      // A test send (docs/forms.md#webhooks) is the webhook's, not the submission's.
+      .where('test', '=', 0)
       .orderBy('id')
       .execute();
     return rows.map((r) => ({
@@ -366,6 +397,7 @@ export class DeliveryStore {
       })
       .where('submissionId', '=', submissionId)
       .where('status', '!=', 'dropped')
+      .where('test', '=', 0)
       .executeTakeFirst();
     return Number(r.numUpdatedRows);
   }

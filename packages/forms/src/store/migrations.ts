@@ -220,6 +220,26 @@ function notify(): Migration {
   };
 }
 
+// docs/forms.md#webhooks: each attempt keeps what it came to and the first bytes of the answer,
+// test sends are deliveries of their own, and a webhook's log is read by its target, newest first.
+function webhookLog(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('delivery_attempts').addColumn('outcome', 'varchar(16)').execute();
+      await db.schema.alterTable('delivery_attempts').addColumn('response', 'text').execute();
+      await db.schema
+        .alterTable('deliveries')
+        .addColumn('test', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createIndex('deliveries_target_idx')
+        .on('deliveries')
+        .columns(['org_slug', 'form_id', 'target', 'id'])
+        .execute();
+    },
+  };
+}
+
 export function migrationProvider(types: SqlTypes): MigrationProvider {
   return {
     getMigrations: () =>
@@ -229,6 +249,7 @@ export function migrationProvider(types: SqlTypes): MigrationProvider {
         '0003-redirect-url': redirectUrl(),
         '0004-retention-days': retentionDays(),
         '0005-notify': notify(),
+        '0007-webhook-log': webhookLog(),
       }),
   };
 }

@@ -88,6 +88,8 @@ export interface DeliveryTable {
   leaseOwner: ColumnType<string | null, string | null | undefined, string | null>;
   /** Epoch ms the lease runs out: another instance may claim the delivery after it. */
   leaseUntil: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 1 for a test send (docs/forms.md#webhooks), which no submission redeliver touches. */
+  test: ColumnType<number, number | undefined, number>;
 }
 
 export interface DeliveryAttemptTable {
@@ -97,6 +99,10 @@ export interface DeliveryAttemptTable {
   status: number | null;
   durationMs: number;
   error: string | null;
+  /** What the attempt came to: delivered, retrying, failed or dropped; null before 0007. */
+  outcome: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The first bytes of the receiver's answer, as defused text (see responseExcerpt). */
+  response: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PushSubscriptionTable {

@@ -11,6 +11,7 @@ import { RateLimitStore } from './rate-limits.store.js';
 import { SettingsStore } from './settings.store.js';
 import type { Database } from './schema.js';
 import { SubmissionStore } from './submissions.store.js';
+import { WebhookLogStore } from './webhook-log.store.js';
 import { WriterThread } from './writer-thread.js';
 
 /** Where the data lives: SQLite in `userDataDir`, or the PostgreSQL database at `databaseUrl`. */
@@ -29,6 +30,8 @@ export interface Store {
   readonly forms: FormStore;
   readonly submissions: SubmissionStore;
   readonly deliveries: DeliveryStore;
+  /** A webhook's delivery log, one delivery's redeliver and test sends. */
+  readonly webhookLog: WebhookLogStore;
   readonly push: PushStore;
   readonly writer: GroupCommitWriter;
   readonly settings: SettingsStore;
@@ -64,6 +67,7 @@ function createStore(db: Kysely<Database>, build: SubmissionBuilder, commits: Gr
     forms: new FormStore(db),
     submissions: new SubmissionStore(db),
     deliveries: new DeliveryStore(db, thread ? { thread } : { owner: instanceId() }),
+    webhookLog: new WebhookLogStore(db),
     push: new PushStore(db),
     writer,
     settings: new SettingsStore(db),

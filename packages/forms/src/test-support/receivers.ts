@@ -14,6 +14,8 @@ export interface Receiver {
   /** Status codes to answer, in order; the last one repeats. */
   statuses: number[];
   headers: Record<string, string>;
+  /** Bodies to answer with, in order (the last one repeats); empty: `ok` or `receiver says no`. */
+  bodies: (string | Buffer)[];
   /** How long to hold each request before answering (a slow receiver). */
   delayMs: number;
   close(): Promise<void>;
@@ -26,6 +28,7 @@ export async function startReceiver(port = 0, statuses: number[] = [200]): Promi
     received,
     statuses,
     headers: {},
+    bodies: [],
     delayMs: 0,
   };
   const server: Server = createServer((req, res) => {
@@ -34,8 +37,9 @@ export async function startReceiver(port = 0, statuses: number[] = [200]): Promi
     req.on('end', () => {
       received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
       const status = r.statuses.length > 1 ? r.statuses.shift()! : (r.statuses[0] ?? 200);
+      const body = r.bodies.length > 1 ? r.bodies.shift()! : r.bodies[0];
       const answer = () =>
-        res.writeHead(status, r.headers).end(status >= 400 ? 'receiver says no' : 'ok');
+        res.writeHead(status, r.headers).end(body ?? (status >= 400 ? 'receiver says no' : 'ok'));
       if (r.delayMs > 0) setTimeout(answer, r.delayMs);
       else answer();
     });

@@ -261,6 +261,7 @@ export class DeliveryWorker {
       status: result.status,
       durationMs,
       error: result.error,
+      response: result.response ?? null,
       next: { ...next, roundAttempts },
     });
   }

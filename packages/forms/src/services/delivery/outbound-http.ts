@@ -7,6 +7,7 @@ import {
   isIpLiteral,
   type HostPolicy,
 } from '@havn/shared';
+import { RESPONSE_EXCERPT_BYTES, responseExcerpt } from './response-excerpt.js';
 
 /**
  * What one delivery attempt came to; `drop` means the target is gone for good; `refused` means
@@ -16,6 +17,8 @@ export interface AttemptResult {
   ok: boolean;
   status: number | null;
   error: string | null;
+  /** The first bytes of the receiver's answer as safe text (responseExcerpt); null for none. */
+  response?: string | null;
   drop?: boolean;
   refused?: boolean;
   /** The target refused for good (an SMTP 5xx about the recipient): failed, not retried. */
@@ -34,10 +37,12 @@ export interface OutboundRequest {
 }
 
 /**
- * POSTs to a webhook or push endpoint under the private-address policy (0-decisions §2): names are
- * resolved and checked by the agents' `guardedLookup`, so the socket connects only to a checked
- * address; IP literals never reach a lookup, so they are checked here. Redirects are never
- * followed: a 3xx is a failed attempt.
+ * POSTs to a webhook or push endpoint under the private-address policy
+ * (docs/forms.md#outbound-safety): names are resolved and checked by the agents' `guardedLookup`,
+ * so the socket connects only to a checked address; IP literals never reach a lookup, so they are
+ * checked here. Redirects are never followed: a 3xx is a failed attempt. Only the first
+ * RESPONSE_EXCERPT_BYTES of an answer are read (docs/forms.md#webhooks): a receiver that answers
+ * without end costs no more than one that answers with little.
  */
 export class OutboundHttp {
   private readonly httpAgent: http.Agent;
@@ -89,23 +94,36 @@ export class OutboundHttp {
         },
         (res) => {
           const status = res.statusCode ?? 0;
-          let excerpt = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            if (excerpt.length < 200) excerpt += chunk;
-          });
-          res.on('error', () => undefined);
-          res.on('end', () => {
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          let answered = false;
+          const answer = () => {
+            if (answered) return;
+            answered = true;
+            const response = responseExcerpt(Buffer.concat(chunks));
             if (status >= 200 && status < 300) {
-              settle({ ok: true, status, error: null });
+              settle({ ok: true, status, error: null, response });
             } else if (status >= 300 && status < 400) {
               const where = res.headers.location ?? 'elsewhere';
-              settle({ ok: false, status, error: `redirect to ${where} not followed` });
+              settle({ ok: false, status, error: `redirect to ${where} not followed`, response });
             } else {
-              const detail = excerpt.trim().slice(0, 200);
-              settle({ ok: false, status, error: `HTTP ${status}${detail ? `: ${detail}` : ''}` });
+              const detail = (response ?? '').trim().slice(0, 200);
+              const error = `HTTP ${String(status)}${detail ? `: ${detail}` : ''}`;
+              settle({ ok: false, status, error, response });
+            }
+          };
+          res.on('data', (chunk: Buffer) => {
+            if (kept > RESPONSE_EXCERPT_BYTES) return;
+            chunks.push(chunk);
+            kept += chunk.byteLength;
+            // Enough to show; the rest is not read (the socket goes, not back to the pool).
+            if (kept > RESPONSE_EXCERPT_BYTES) {
+              answer();
+              res.destroy();
             }
           });
+          res.on('error', () => undefined);
+          res.on('end', answer);
         },
       );
       request.on('error', (err: NodeJS.ErrnoException) => {

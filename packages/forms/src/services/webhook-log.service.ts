@@ -1,0 +1,215 @@
+import { HttpError } from '@havn/shared';
+import { outcomeOf, type AttemptOutcomeName, type DeliveryRow } from '../store/deliveries.store.js';
+import type { FormStore } from '../store/forms.store.js';
+import { webhookPayload } from '../store/webhook-payload.js';
+import type { LoggedDelivery, WebhookLogStore } from '../store/webhook-log.store.js';
+import type { AttemptResult } from './delivery/outbound-http.js';
+import { SAMPLE_ID_PREFIX, sampleRecord } from './webhook-sample.js';
+
+/** One attempt as the log answers it (docs/forms.md#webhooks). */
+export interface AttemptView {
+  attemptedAt: string;
+  outcome: AttemptOutcomeName;
+  /** The receiver's HTTP status; null when there was no answer (refused, refused connection…). */
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+  /** The first 512 bytes of the answer as text, control characters escaped; null for none. */
+  response: string | null;
+}
+
+/** One delivery to a webhook, with its attempts newest first. */
+export interface WebhookDeliveryView {
+  id: string;
+  /** The submission sent; null for a test of a form with no submission (a sample was sent). */
+  submissionId: string | null;
+  test: boolean;
+  target: string;
+  status: DeliveryRow['status'];
+  attempts: number;
+  createdAt: string;
+  deliveredAt: string | null;
+  nextAttemptAt: string | null;
+  attemptLog: AttemptView[];
+}
+
+/** docs/forms.md#webhooks: `limit` defaults to 20, at most 100 (each delivery brings its log). */
+const pageLimit = (limit: number | undefined) => Math.min(limit ?? 20, 100);
+
+function knownOutcome(outcome: string | null, status: number | null): AttemptOutcomeName {
+  if (
+    outcome === 'delivered' ||
+    outcome === 'retrying' ||
+    outcome === 'failed' ||
+    outcome === 'dropped'
+  ) {
+    return outcome;
+  }
+  // Attempts recorded before outcomes were: 2xx was a delivery, anything else a failed attempt.
+  return status !== null && status >= 200 && status < 300 ? 'delivered' : 'failed';
+}
+
+function toView({ delivery: d, attempts }: LoggedDelivery): WebhookDeliveryView {
+  return {
+    id: d.id,
+    submissionId: d.submissionId.startsWith(SAMPLE_ID_PREFIX) ? null : d.submissionId,
+    test: d.test === 1,
+    target: d.target,
+    status: d.status,
+    attempts: d.attempts,
+    createdAt: d.createdAt,
+    deliveredAt: d.deliveredAt,
+    nextAttemptAt: d.status === 'pending' ? new Date(Number(d.nextAttemptAt)).toISOString() : null,
+    attemptLog: attempts.map((a) => ({
+      attemptedAt: a.attemptedAt,
+      outcome: knownOutcome(a.outcome, a.status),
+      status: a.status,
+      durationMs: a.durationMs,
+      error: a.error,
+      response: a.response,
+    })),
+  };
+}
+
+export interface WebhookLogDeps {
+  forms: FormStore;
+  log: WebhookLogStore;
+  /** One signed webhook attempt under the address policy: the delivery worker's own sender. */
+  send: (row: DeliveryRow) => Promise<AttemptResult>;
+  newId: (prefix: string) => string;
+  now: () => number;
+  /** Wakes the delivery worker after a redeliver. */
+  kick: () => void;
+}
+
+/**
+ * A webhook's delivery log, a test send and the redeliver of one delivery (docs/forms.md#webhooks,
+ * the per-webhook view of the inbox).
+ */
+export class WebhookLogService {
+  constructor(private readonly deps: WebhookLogDeps) {}
+
+  private async mustGetForm(org: string, form: string) {
+    const found = await this.deps.forms.get(org, form);
+    if (!found) throw new HttpError(404, `form ${org}/${form} not found`);
+    return found;
+  }
+
+  /** The form's deliveries to `url`, newest first; `before` (a delivery id) pages back. */
+  async list(
+    org: string,
+    form: string,
+    url: string,
+    options: { limit?: number | undefined; before?: string | undefined },
+  ): Promise<WebhookDeliveryView[]> {
+    await this.mustGetForm(org, form);
+    const page = await this.deps.log.page(org, form, url, pageLimit(options.limit), options.before);
+    return page.map(toView);
+  }
+
+  /**
+   * Sends a test to one of the form's webhooks now and answers what came of it: the form's latest
+   * submission, or a sample made from its definition, as `submission.test`, signed like every
+   * delivery and under the same address policy. Recorded as a delivery of its own, not retried.
+   */
+  async sendTest(org: string, form: string, url: string): Promise<WebhookDeliveryView> {
+    const found = await this.mustGetForm(org, form);
+    const hook = found.webhooks.find((h) => h.url === url);
+    if (!hook) throw new HttpError(400, `url is not one of the webhooks of form ${org}/${form}`);
+    const now = this.deps.now();
+    const latest = await this.deps.log.latestSubmission(org, form);
+    let submissionId: string;
+    let data: unknown;
+    if (latest) {
+      submissionId = latest.id;
+      data = (JSON.parse(webhookPayload(latest)) as { data: unknown }).data;
+    } else {
+      submissionId = this.deps.newId(SAMPLE_ID_PREFIX.slice(0, -1));
+      const current = await this.deps.forms.definition(org, form);
+      data = sampleRecord({
+        id: submissionId,
+        org,
+        form,
+        definition: current?.definition,
+        definitionVersion: current?.version ?? null,
+        now,
+      });
+    }
+    const payload = JSON.stringify({
+      type: 'submission.test',
+      timestamp: new Date(now).toISOString(),
+      data,
+    });
+    const createdAt = new Date(now).toISOString();
+    const row: DeliveryRow = {
+      id: this.deps.newId('msg'),
+      submissionId,
+      orgSlug: org,
+      formId: form,
+      kind: 'webhook',
+      target: hook.url,
+      webhookSecret: hook.secret,
+      pushSubscriptionId: null,
+      payload,
+      status: 'pending',
+      attempts: 0,
+      roundAttempts: 0,
+      nextAttemptAt: now,
+      lastStatus: null,
+      lastError: null,
+      deliveredAt: null,
+      createdAt,
+      leaseOwner: null,
+      leaseUntil: null,
+      test: 1,
+    };
+    const t0 = performance.now();
+    let result: AttemptResult;
+    try {
+      result = await this.deps.send(row);
+    } catch (err) {
+      result = { ok: false, status: null, error: (err as Error).message };
+    }
+    const durationMs = Math.round(performance.now() - t0);
+    const finished = this.deps.now();
+    // A test is not retried: its answer is what the person asked for. Redeliver sends it again.
+    const status: DeliveryRow['status'] = result.ok ? 'delivered' : 'failed';
+    const deliveredAt = result.ok ? new Date(finished).toISOString() : null;
+    const { test: _test, leaseOwner: _o, leaseUntil: _u, ...insert } = row;
+    await this.deps.log.insertTest(
+      {
+        ...insert,
+        status,
+        attempts: 1,
+        roundAttempts: 1,
+        nextAttemptAt: finished,
+        lastStatus: result.status,
+        lastError: result.error,
+        deliveredAt,
+      },
+      {
+        attemptedAt: createdAt,
+        status: result.status,
+        durationMs,
+        error: result.error,
+        outcome: outcomeOf(status),
+        response: result.response ?? null,
+      },
+    );
+    const stored = await this.deps.log.get(org, form, row.id);
+    if (!stored) throw new Error('test delivery not found after it was stored');
+    return toView(stored);
+  }
+
+  /** Queues one delivery of the form again, from the start of the retry schedule. */
+  async redeliver(org: string, form: string, id: string): Promise<{ id: string; queued: number }> {
+    await this.mustGetForm(org, form);
+    const result = await this.deps.log.requeue(org, form, id, this.deps.now());
+    if (result === 'missing') throw new HttpError(404, `delivery ${id} not found`);
+    if (result === 'dropped') {
+      throw new HttpError(409, `delivery ${id} was dropped: its push subscription is gone`);
+    }
+    this.deps.kick();
+    return { id, queued: 1 };
+  }
+}
