@@ -26,6 +26,7 @@ const FormBody = Type.Object({
     ),
   ),
   redirectUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
+  spamProtection: Type.Optional(Type.Unknown()), // checked in the service: one plain sentence
   // Checked in toFormWrite: a schema union with null would let Ajv coerce 0 to null.
   retentionDays: Type.Optional(Type.Unknown()),
   notify: Type.Optional(Type.Unknown()), // checked in the service, to name the bad entry

@@ -1,5 +1,6 @@
 import { HttpError, randomToken } from '@havn/shared';
 import type { FormWrite, Webhook } from '../store/forms.store.js';
+import type { SpamProtection } from '../store/schema.js';
 import { isEmailAddress } from '../smtp-config.js';
 import { validateDefinition } from './definition-validator.js';
 
@@ -11,7 +12,17 @@ export interface FormBody {
   redirectUrl?: string | null;
   retentionDays?: unknown;
   notify?: unknown;
+  spamProtection?: unknown;
   definition?: unknown;
+}
+
+/** docs/forms.md#spam: the honeypot alone (the default) or a proof-of-work solution as well. */
+function checkSpamProtection(value: unknown): SpamProtection {
+  if (value === null || value === undefined) return 'honeypot';
+  if (value !== 'honeypot' && value !== 'pow') {
+    throw new HttpError(400, 'spamProtection must be "honeypot" or "pow"');
+  }
+  return value;
 }
 
 const maxRecipients = 20;
@@ -142,6 +153,7 @@ export function toFormWrite(formId: string, body: FormBody): FormWrite {
     redirectUrl: checkRedirect(body.redirectUrl, allowedOrigins),
     retentionDays: checkRetention(body.retentionDays),
     notify: checkNotify(body.notify),
+    spamProtection: checkSpamProtection(body.spamProtection),
     definition: definition ?? undefined,
   };
 }
@@ -168,6 +180,9 @@ export function toFormPatch(
   if (body.redirectUrl !== undefined) patch.redirectUrl = redirect;
   if (body.retentionDays !== undefined) patch.retentionDays = checkRetention(body.retentionDays);
   if (body.notify !== undefined) patch.notify = checkNotify(body.notify);
+  if (body.spamProtection !== undefined) {
+    patch.spamProtection = checkSpamProtection(body.spamProtection);
+  }
   if (isNonEmptyDefinition(body.definition)) {
     validateDefinition(body.definition, 'definition');
     patch.definition = body.definition;

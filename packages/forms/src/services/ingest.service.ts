@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import { HttpError } from '@havn/shared';
 import type { DeliveryTable } from '../store/schema.js';
+import type { IngestForm } from '../store/forms.store.js';
 import type { IngestRequest, SubmissionWrite } from '../store/group-commit.js';
 import { WEBHOOK_PAYLOAD_FROM_SUBMISSION } from '../store/webhook-payload.js';
 
@@ -104,7 +105,8 @@ export function isSpam(submitFields: Record<string, unknown> | null): boolean {
 /**
  * A plain HTML form's body (docs/forms.md#plain-html-posts) as the JSON body it stands for: each
  * field an answer, a repeated field (or any field of a multiple-choice question) an array; the
- * honeypot `_gotcha` and `submitFields.<name>` fields go to `submitFields`.
+ * honeypot `_gotcha`, the proof-of-work `altcha` and `submitFields.<name>` fields go to
+ * `submitFields`.
  */
 export function parseUrlencodedBody(raw: Uint8Array, arrayAnswers: readonly string[]): unknown {
   const params = new URLSearchParams(
@@ -115,6 +117,8 @@ export function parseUrlencodedBody(raw: Uint8Array, arrayAnswers: readonly stri
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     if (key === '_gotcha') submitFields._gotcha = values.join('');
+    // docs/forms.md#spam: the proof-of-work solution, under the name the ALTCHA widget gives it.
+    else if (key === 'altcha') submitFields.altcha = values.join('');
     else if (key.startsWith('submitFields.')) {
       submitFields[key.slice('submitFields.'.length)] = values.join(',');
     } else if (key === 'submitFields') {
@@ -165,20 +169,20 @@ export function buildFromRequest(
 }
 
 /**
- * The submission row and its outbox rows, ready for one group-committed transaction. Every row is
- * one object literal of its own (no spread of a shared base): this runs once per submission on
- * the writer thread, and spreading cost as much as the rest of the build.
+ * The outbox rows of a submission that is not spam: one per webhook and email recipient of the
+ * form and per push subscription of the organisation. Ingest writes them with the submission;
+ * "not spam" writes them when a person takes a submission out of the spam
+ * (docs/forms.md#spam).
  */
-export function buildSubmissionWrite(
-  request: IngestRequest,
-  parsed: unknown,
+export function fanOut(
+  submissionId: string,
+  org: string,
+  form: Pick<IngestForm, 'id' | 'webhooks' | 'notify'>,
+  pushSubscriptions: IngestRequest['pushSubscriptions'],
+  now: number,
+  createdAt: string,
   newId: (prefix: string) => string,
-): { id: string; write: SubmissionWrite } {
-  const { answers, submitFields } = parseAnswers(parsed, request.form.arrayAnswers);
-  const spam = isSpam(submitFields);
-  const id = newId('sub');
-  const receivedAt = new Date(request.now).toISOString();
-  const { org, form, now } = request;
+): Insertable<DeliveryTable>[] {
   const delivery = (
     kind: DeliveryTable['kind'],
     target: string,
@@ -187,7 +191,7 @@ export function buildSubmissionWrite(
     payload: string,
   ): Insertable<DeliveryTable> => ({
     id: newId(kind === 'webhook' ? 'msg' : kind === 'push' ? 'psh' : 'eml'),
-    submissionId: id,
+    submissionId,
     orgSlug: org,
     formId: form.id,
     kind,
@@ -202,31 +206,53 @@ export function buildSubmissionWrite(
     lastStatus: null,
     lastError: null,
     deliveredAt: null,
-    createdAt: receivedAt,
+    createdAt,
   });
   const deliveries: Insertable<DeliveryTable>[] = [];
-  if (!spam) {
-    // 0-decisions §2: the webhook body is the full record minus the raw body. It is not stored a
-    // second time here: webhookPayload builds the same bytes from the submission row for every
-    // attempt (see WEBHOOK_PAYLOAD_FROM_SUBMISSION), which keeps each commit a third smaller.
-    for (const hook of form.webhooks) {
-      deliveries.push(
-        delivery('webhook', hook.url, hook.secret, null, WEBHOOK_PAYLOAD_FROM_SUBMISSION),
-      );
-    }
-    // docs/forms.md#email-notices: one delivery per recipient, its mail put together from the
-    // submission row at each attempt (as webhooks are), so a refusal is retried for that one alone.
-    for (const address of form.notify) {
-      deliveries.push(delivery('email', address, null, null, EMAIL_PAYLOAD_FROM_SUBMISSION));
-    }
-    if (request.pushSubscriptions.length > 0) {
-      // spec 2 §6 rule 2: the push names the organisation and the form and nothing else.
-      const pushPayload = JSON.stringify({ org, form: form.id });
-      for (const sub of request.pushSubscriptions) {
-        deliveries.push(delivery('push', new URL(sub.endpoint).origin, null, sub.id, pushPayload));
-      }
+  // docs/forms.md#webhooks: the webhook body is the full record minus the raw body. It is not
+  // stored a second time here: webhookPayload builds the same bytes from the submission row for
+  // every attempt (see WEBHOOK_PAYLOAD_FROM_SUBMISSION), which keeps each commit a third smaller.
+  for (const hook of form.webhooks) {
+    deliveries.push(
+      delivery('webhook', hook.url, hook.secret, null, WEBHOOK_PAYLOAD_FROM_SUBMISSION),
+    );
+  }
+  // docs/forms.md#email-notices: one delivery per recipient, its mail put together from the
+  // submission row at each attempt (as webhooks are), so a refusal is retried for that one alone.
+  for (const address of form.notify) {
+    deliveries.push(delivery('email', address, null, null, EMAIL_PAYLOAD_FROM_SUBMISSION));
+  }
+  if (pushSubscriptions.length > 0) {
+    // docs/forms.md#web-push: the push names the organisation and the form and nothing else.
+    const pushPayload = JSON.stringify({ org, form: form.id });
+    for (const sub of pushSubscriptions) {
+      deliveries.push(delivery('push', new URL(sub.endpoint).origin, null, sub.id, pushPayload));
     }
   }
+  return deliveries;
+}
+
+/**
+ * The submission row and its outbox rows, ready for one group-committed transaction. Every row is
+ * one object literal of its own (no spread of a shared base): this runs once per submission on
+ * the writer thread, and spreading cost as much as the rest of the build.
+ */
+export function buildSubmissionWrite(
+  request: IngestRequest,
+  parsed: unknown,
+  newId: (prefix: string) => string,
+): { id: string; write: SubmissionWrite } {
+  const { answers, submitFields } = parseAnswers(parsed, request.form.arrayAnswers);
+  // docs/forms.md#spam: a "pow" form's solution was checked before the write; it is a means of
+  // sending, not an answer, so it is not kept (the raw body still has it).
+  if (request.pow !== undefined && submitFields) delete submitFields.altcha;
+  const spam = isSpam(submitFields) || request.pow === 'refused';
+  const id = newId('sub');
+  const receivedAt = new Date(request.now).toISOString();
+  const { org, form, now } = request;
+  const deliveries = spam
+    ? []
+    : fanOut(id, org, form, request.pushSubscriptions, now, receivedAt, newId);
   return {
     id,
     write: {

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { canonicalJson } from './canonical-json.js';
 import { ReadCache } from './read-cache.js';
-import type { Database, FormTable } from './schema.js';
+import type { Database, FormTable, SpamProtection } from './schema.js';
 
 export interface Webhook {
   url: string;
@@ -20,6 +20,8 @@ export interface Form {
   retentionDays: number | null;
   /** Addresses that get an email notice of each new submission (docs/forms.md#email-notices). */
   notify: string[];
+  /** docs/forms.md#spam: the honeypot alone, or a proof-of-work solution as well. */
+  spamProtection: SpamProtection;
   definitionVersion: number | null;
   createdAt: string;
   updatedAt: string;
@@ -68,6 +70,7 @@ export interface FormWrite {
   redirectUrl: string | null;
   retentionDays: number | null;
   notify: string[];
+  spamProtection: SpamProtection;
   /** Undefined leaves the stored definition and its version untouched (spec 2 §4.3 rule 2). */
   definition: object | undefined;
 }
@@ -82,6 +85,7 @@ function toForm(row: FormTable): Form {
     redirectUrl: row.redirectUrl,
     retentionDays: row.retentionDays,
     notify: JSON.parse(row.notify) as string[],
+    spamProtection: row.spamProtection,
     definitionVersion: row.definitionVersion,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -187,6 +191,7 @@ export class FormStore {
       redirectUrl: write.redirectUrl,
       retentionDays: write.retentionDays,
       notify: JSON.stringify(write.notify),
+      spamProtection: write.spamProtection,
       updatedAt: now,
     };
     return this.invalidating(
@@ -242,6 +247,7 @@ export class FormStore {
       ...(patch.redirectUrl !== undefined ? { redirectUrl: patch.redirectUrl } : {}),
       ...(patch.retentionDays !== undefined ? { retentionDays: patch.retentionDays } : {}),
       ...(patch.notify !== undefined ? { notify: JSON.stringify(patch.notify) } : {}),
+      ...(patch.spamProtection !== undefined ? { spamProtection: patch.spamProtection } : {}),
       updatedAt: now,
     };
     return this.invalidating(

@@ -26,6 +26,11 @@ export interface IngestRequest {
   /** The body is a plain HTML form's (application/x-www-form-urlencoded), not JSON. */
   urlencoded?: boolean;
   /** A multipart body's text fields as urlencoded text, read in place of the raw body. */
+  /**
+   * A "pow" form's proof-of-work check, made before the write (docs/forms.md#spam): `refused`
+   * stores the submission as spam; either way the solution is not kept in `submitFields`.
+   */
+  pow?: 'verified' | 'refused';
   formFields?: string;
   origin: string | null;
   referer: string | null;
@@ -337,6 +342,7 @@ export class GroupCommitWriter {
   private async commitHere(batch: Pending[]): Promise<void> {
     const writes = batch.flatMap((p) => (p.write ? [{ p, write: p.write }] : []));
     try {
+        ...(r.pow !== undefined ? { pow: r.pow } : {}),
       await this.transaction(writes.map((w) => w.write));
       for (const { p } of writes) p.resolve('');
     } catch {

@@ -63,6 +63,7 @@ export class IngestRowBuilder {
             ip: item.ip,
             now: item.now,
             ...(item.urlencoded === true ? { urlencoded: true } : {}),
+            ...(item.pow !== undefined ? { pow: item.pow } : {}),
             ...(item.formFields !== undefined ? { formFields: item.formFields } : {}),
             pushSubscriptions: batch.pushes[item.push] ?? [],
           },

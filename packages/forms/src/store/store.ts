@@ -9,6 +9,7 @@ import { OrgStore } from './orgs.store.js';
 import { PushStore } from './push.store.js';
 import { RateLimitStore } from './rate-limits.store.js';
 import { SettingsStore } from './settings.store.js';
+import { ChallengeStore } from './challenges.store.js';
 import type { Database } from './schema.js';
 import { SubmissionStore } from './submissions.store.js';
 import { WebhookLogStore } from './webhook-log.store.js';
@@ -36,6 +37,8 @@ export interface Store {
   readonly writer: GroupCommitWriter;
   readonly settings: SettingsStore;
   readonly rateLimits: RateLimitStore;
+  /** Proof-of-work challenges already used (docs/forms.md#spam). */
+  readonly challenges: ChallengeStore;
   /**
    * Whether several instances may share this store (PostgreSQL): what they must agree on (the
    * VAPID keys, the rate limit) then lives in the database, not in the process or USER_DATA_DIR.
@@ -72,6 +75,7 @@ function createStore(db: Kysely<Database>, build: SubmissionBuilder, commits: Gr
     writer,
     settings: new SettingsStore(db),
     rateLimits: new RateLimitStore(db),
+    challenges: new ChallengeStore(db, thread),
     shared: thread === undefined,
     onCommitted: (listener) => listeners.push(listener),
     close: async () => {

@@ -1,5 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, SubmissionTable } from './schema.js';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, DeliveryTable, SubmissionTable } from './schema.js';
 
 export interface SubmissionSummary {
   id: string;
@@ -79,6 +79,8 @@ export interface FeedQuery {
   form?: string;
   limit: number;
   includeSpam: boolean;
+  /** Only the spam (docs/forms.md#spam: the inbox's spam view). */
+  onlySpam?: boolean;
   /** Only submissions older than this id (paging). */
   before?: string;
 }
@@ -95,7 +97,8 @@ export class SubmissionStore {
       .orderBy('id', 'desc')
       .limit(q.limit);
     if (q.form !== undefined) query = query.where('formId', '=', q.form);
-    if (!q.includeSpam) query = query.where('spam', '=', 0);
+    if (q.onlySpam === true) query = query.where('spam', '=', 1);
+    else if (!q.includeSpam) query = query.where('spam', '=', 0);
     if (q.before !== undefined) query = query.where('id', '<', q.before);
     return (await query.execute()).map(toSummary);
   }
@@ -109,6 +112,45 @@ export class SubmissionStore {
       .where('id', '=', id)
       .executeTakeFirst();
     return row ? toRecord(row) : undefined;
+  }
+
+  /**
+   * Takes a submission out of the spam and writes its outbox rows, in one transaction
+   * (docs/forms.md#spam): the number of rows written, 0 when it was not spam (nothing changes,
+   * so a repeat never fans out twice), undefined when there is no such submission.
+   */
+  async markNotSpam(
+    org: string,
+    form: string,
+    id: string,
+    deliveries: readonly Insertable<DeliveryTable>[],
+  ): Promise<number | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('submissions')
+        .set({ spam: 0 })
+        .where('orgSlug', '=', org)
+        .where('formId', '=', form)
+        .where('id', '=', id)
+        .where('spam', '=', 1)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) {
+        const found = await trx
+          .selectFrom('submissions')
+          .select('id')
+          .where('orgSlug', '=', org)
+          .where('formId', '=', form)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        return found ? 0 : undefined;
+      }
+      if (deliveries.length > 0)
+        await trx
+          .insertInto('deliveries')
+          .values([...deliveries])
+          .execute();
+      return deliveries.length;
+    });
   }
 
   /** Sets the read flag; false when there is no such submission. */

@@ -38,6 +38,7 @@ export interface IngestItem {
   now: number;
   urlencoded?: boolean;
   formFields?: string;
+  pow?: 'verified' | 'refused';
 }
 
 /** The ingests of one turn of the event loop, as `IngestBatchWire` describes. */

@@ -42,7 +42,12 @@ export async function startForms(
     deps?: Partial<
       Pick<
         ServerDeps,
-        'retrySchedule' | 'deliveryTimeoutMs' | 'deliveryLeaseMs' | 'now' | 'retentionSweepMs'
+        | 'retrySchedule'
+        | 'deliveryTimeoutMs'
+        | 'deliveryLeaseMs'
+        | 'now'
+        | 'retentionSweepMs'
+        | 'proofOfWork'
       >
     >;
     /** Where the server logs (JSON lines at `info` and up); silent when not given. */
