@@ -63,6 +63,8 @@ export interface FormRecord {
   description: string;
   allowedOrigins: string[];
   webhooks: { url: string; secret: string }[];
+  /** Addresses mailed for each new submission (docs/forms.md#email-notices). */
+  notify?: string[];
   definitionVersion: number | null;
   createdAt: string;
   updatedAt: string;
