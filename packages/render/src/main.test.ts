@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
+import { holdPort } from './test-support/ports.js';
 
 // Start-up errors as an operator sees them (docs/configuration.md#start-up-errors): the built
 // service run as a child process, its exit code and what it printed on stderr.
@@ -23,12 +23,6 @@ function run(env: Record<string, string>): Promise<{ code: number | null; stderr
       resolve({ code, stderr });
     });
   });
-}
-
-async function holdPort(): Promise<{ port: number; server: Server }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as { port: number }).port, server };
 }
 
 test('a bad configuration exits 2, naming every bad variable in plain words', async () => {

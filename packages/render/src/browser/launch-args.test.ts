@@ -1,8 +1,8 @@
-import net from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { startCanary, type Canary } from '../test-support/fixture-server.js';
+import { freePort } from '../test-support/ports.js';
 import { browserLaunchArgs } from './launch-args.js';
 
 // The launch flags close Chromium's side doors on their own: pointed at a proxy port where nothing
@@ -12,20 +12,12 @@ import { browserLaunchArgs } from './launch-args.js';
 let browser: Browser;
 let canary: Canary;
 
-async function deadPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 beforeAll(async () => {
   canary = await startCanary();
   const { chromiumPath } = loadConfig({ PATH: process.env.PATH, ALLOW_ANONYMOUS: '1' });
   browser = await chromium.launch({
     executablePath: chromiumPath,
-    args: browserLaunchArgs(`http://127.0.0.1:${await deadPort()}`, { sandbox: false }),
+    args: browserLaunchArgs(`http://127.0.0.1:${await freePort()}`, { sandbox: false }),
   });
 });
 

@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCanary, type Canary } from '../test-support/fixture-server.js';
+import { freePort } from '../test-support/ports.js';
 import { attachToPage, rawClient, type CdpMessage } from './test-support/cdp-client.js';
 import {
   BROWSERS,
@@ -56,14 +57,6 @@ function processTree(text: string): Proc[] {
     grew = children.length > 0;
   }
   return tree;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe.each(BROWSERS)('an attacker with a session token, against %s', (chromiumPath) => {

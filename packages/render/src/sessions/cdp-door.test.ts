@@ -5,6 +5,7 @@ import { chromium } from 'playwright-core';
 import CDP from 'chrome-remote-interface';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JsonApi } from '../test-support/json-api.js';
 import { rawClient } from './test-support/cdp-client.js';
 import {
   SERVICE_TOKEN,
@@ -21,14 +22,7 @@ let canaryHits = 0;
 let canaryPort = 0;
 let session: { id: string; cdpUrl: string };
 
-async function api(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${t.baseUrl}${path}`, {
-    method,
-    headers: { ...t.auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const api: JsonApi = (...args) => t.api(...args);
 
 beforeAll(async () => {
   t = await startSessionTestApp();

@@ -1,17 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Recorder, type FrameSource } from './recorder.js';
+import { ffprobe } from './test-support/ffprobe.js';
 import { writeSolidJpeg } from './test-support/solid-jpeg.js';
 
 // The recorder's bookkeeping with frames delivered on a script (real JPEGs, real ffmpeg): the fps
 // cap, maxFrames, the newest frame kept at stop, and a still page that never sends a frame.
 // The live path (Chromium's screencast) is covered end to end in sessions.routes.test.ts.
 
-const run = promisify(execFile);
 let dir: string;
 let jpeg: Buffer;
 
@@ -55,16 +53,7 @@ async function recorderIn(
 }
 
 async function duration(path: string): Promise<number> {
-  const { stdout } = await run('/usr/bin/ffprobe', [
-    '-v',
-    'error',
-    '-show_entries',
-    'format=duration',
-    '-of',
-    'csv=p=0',
-    path,
-  ]);
-  return Number(stdout);
+  return (await ffprobe(path)).duration;
 }
 
 describe('Recorder', () => {

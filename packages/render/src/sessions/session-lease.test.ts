@@ -1,5 +1,6 @@
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JsonApi } from '../test-support/json-api.js';
 import { startSessionTestApp, type SessionTestApp } from './test-support/session-test-app.js';
 
 // Leases (docs/sessions.md#leases): clamps, the reaper, CDP activity keeping a session alive,
@@ -19,19 +20,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function api(
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = t.auth,
-) {
-  const response = await fetch(`${t.baseUrl}${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const api: JsonApi = (...args) => t.api(...args);
 
 function leaseMs(descriptor: Record<string, unknown>): number {
   return Date.parse(descriptor['expiresAt'] as string) - Date.now();

@@ -10,6 +10,7 @@ import { composeServer } from '../compose.js';
 import { loadConfig } from '../config.js';
 import { BUILT_IN_PROFILES, builtInProfile } from '../profiles.js';
 import type { App } from '../server-context.js';
+import { jsonApi, type JsonApi } from '../test-support/json-api.js';
 import { sessionsExtension } from './sessions-extension.js';
 import { startFixtureServer, type TestServer } from './test-support/fixture-server.js';
 
@@ -19,6 +20,7 @@ import { startFixtureServer, type TestServer } from './test-support/fixture-serv
 const TOKEN = 'service-token-sessions-0123456789';
 let app: App;
 let base: string;
+let api: JsonApi;
 let dir: string;
 let fixture: TestServer;
 let closed = false;
@@ -53,26 +55,13 @@ beforeAll(async () => {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  api = jsonApi(base, auth);
 });
 afterAll(async () => {
   if (!closed) await app.close();
   await fixture.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-async function api(
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = auth,
-) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
 
 /** The door on this test's real address (cdpUrl names the public one, PUBLIC_BASE_URL). */
 function localDoor(cdpUrl: string): string {

@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JsonApi } from '../test-support/json-api.js';
+import { ffprobeBytes } from './test-support/ffprobe.js';
 import {
   SERVICE_TOKEN,
   startSessionTestApp,
@@ -14,7 +11,6 @@ import {
 // The whole life of a recorded session, driven by puppeteer-core (a CDP client that is not the
 // service's own Playwright) through the real door on port 0.
 
-const run = promisify(execFile);
 let t: SessionTestApp;
 
 beforeAll(async () => {
@@ -24,42 +20,13 @@ afterAll(async () => {
   await t.close();
 });
 
-async function api(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${t.baseUrl}${path}`, {
-    method,
-    headers: { ...t.auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-  };
-}
+const api: JsonApi = (...args) => t.api(...args);
 
+/** The mp4's length in seconds, after checking it plays everywhere (H.264, yuv420p). */
 async function ffprobeDuration(bytes: Buffer): Promise<number> {
-  const dir = await mkdtemp(join(tmpdir(), 'havn-probe-'));
-  try {
-    const file = join(dir, 'video.mp4');
-    await writeFile(file, bytes);
-    const { stdout } = await run('/usr/bin/ffprobe', [
-      '-v',
-      'error',
-      '-show_entries',
-      'stream=codec_name,pix_fmt:format=duration',
-      '-of',
-      'json',
-      file,
-    ]);
-    const probe = JSON.parse(stdout) as {
-      format: { duration: string };
-      streams: { codec_name: string; pix_fmt: string }[];
-    };
-    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p' });
-    return Number(probe.format.duration);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const probe = await ffprobeBytes(bytes);
+  expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p' });
+  return probe.duration;
 }
 
 describe('a recorded session, create → attach → drive → screenshot → delete', () => {

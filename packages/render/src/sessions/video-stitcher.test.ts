@@ -1,16 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffprobe } from './test-support/ffprobe.js';
 import { writeSolidJpeg } from './test-support/solid-jpeg.js';
 import { concatScript, jpegSize, stitchVideo } from './video-stitcher.js';
 
 // The stitcher with real ffmpeg: irregular frames make a video as long as the recording, not as
 // long as the frame count at some fixed rate; odd sizes are made even for libx264.
 
-const run = promisify(execFile);
 let dir: string;
 const frames: string[] = [];
 
@@ -66,27 +64,15 @@ describe('video stitcher', () => {
     });
     const mp4 = await readFile(output);
     expect(mp4.subarray(4, 8).toString('latin1')).toBe('ftyp');
-    const { stdout } = await run('/usr/bin/ffprobe', [
-      '-v',
-      'error',
-      '-show_entries',
-      'stream=codec_name,pix_fmt,width,height:format=duration',
-      '-of',
-      'json',
-      output,
-    ]);
-    const probe = JSON.parse(stdout) as {
-      format: { duration: string };
-      streams: Record<string, unknown>[];
-    };
+    const probe = await ffprobe(output);
     expect(probe.streams[0]).toMatchObject({
       codec_name: 'h264',
       pix_fmt: 'yuv420p',
       width: 200,
       height: 100,
     });
-    expect(Number(probe.format.duration)).toBeGreaterThan(3.6);
-    expect(Number(probe.format.duration)).toBeLessThan(4.4);
+    expect(probe.duration).toBeGreaterThan(3.6);
+    expect(probe.duration).toBeLessThan(4.4);
   });
 
   it('reports ffmpeg failures with its own message', async () => {

@@ -12,6 +12,7 @@ import { BrowserRuntime } from '../../browser/browser-runtime.js';
 import { DEFAULT_CAPTURE_LIMITS } from '../../capture-limits.js';
 import { formatValidationErrors } from '../../routes/validation-errors.js';
 import { GuardProxy } from '../../netguard/guard-proxy.js';
+import { jsonApi, type JsonApi } from '../../test-support/json-api.js';
 import { startFixtureServer, type TestServer } from './fixture-server.js';
 
 // One real Fastify app with the sessions plugin on port 0, real Chromium behind a guard proxy,
@@ -65,12 +66,8 @@ export interface SessionTestApp {
   refusals: string[];
   fixture: TestServer;
   proxy: GuardProxy;
-  /** An API call with the service token; status and parsed JSON body. */
-  api(
-    method: string,
-    path: string,
-    body?: unknown,
-  ): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** An API call with the service token (or `headers`); status and parsed JSON body. */
+  api: JsonApi;
   /** Opens a session on the fixture's start page (or `body`); its id and door URL. */
   openSession(body?: Record<string, unknown>): Promise<{ id: string; cdpUrl: string }>;
   auth: { authorization: string };
@@ -141,14 +138,7 @@ export async function startSessionTestApp(
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${SERVICE_TOKEN}` };
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const api = jsonApi(baseUrl, auth);
   return {
     app,
     baseUrl,
