@@ -3,35 +3,12 @@ import { outcomeOf, type AttemptOutcomeName, type DeliveryRow } from '../store/d
 import type { FormStore } from '../store/forms.store.js';
 import { webhookPayload } from '../store/webhook-payload.js';
 import type { LoggedDelivery, WebhookLogStore } from '../store/webhook-log.store.js';
+import type { WebhookDeliveryAnswer } from '../wire/webhook-deliveries.js';
 import type { AttemptResult } from './delivery/outbound-http.js';
 import { SAMPLE_ID_PREFIX, sampleRecord } from './webhook-sample.js';
 
-/** One attempt as the log answers it (docs/forms.md#webhooks). */
-export interface AttemptView {
-  attemptedAt: string;
-  outcome: AttemptOutcomeName;
-  /** The receiver's HTTP status; null when there was no answer (refused, refused connection…). */
-  status: number | null;
-  durationMs: number;
-  error: string | null;
-  /** The first 512 bytes of the answer as text, control characters escaped; null for none. */
-  response: string | null;
-}
-
-/** One delivery to a webhook, with its attempts newest first. */
-export interface WebhookDeliveryView {
-  id: string;
-  /** The submission sent; null for a test of a form with no submission (a sample was sent). */
-  submissionId: string | null;
-  test: boolean;
-  target: string;
-  status: DeliveryRow['status'];
-  attempts: number;
-  createdAt: string;
-  deliveredAt: string | null;
-  nextAttemptAt: string | null;
-  attemptLog: AttemptView[];
-}
+/** One delivery to a webhook, with its attempts newest first (its wire shape). */
+export type WebhookDeliveryView = WebhookDeliveryAnswer;
 
 /** docs/forms.md#webhooks: `limit` defaults to 20, at most 100 (each delivery brings its log). */
 const pageLimit = (limit: number | undefined) => Math.min(limit ?? 20, 100);
