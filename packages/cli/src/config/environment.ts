@@ -1,5 +1,5 @@
 // The only reader of process.env (through main.ts). No setting of a query (app id, token, API URL,
-// options) comes from the environment (docs/cli.md#decisions-where-the-specification-is-silent).
+// options) comes from the environment (docs/cli.md#behaviour-in-detail).
 // What is read here is where the configuration lives, which profile of it to use (HAVN_PROFILE,
 // as AWS_PROFILE: it picks a stored configuration, it holds none) and whether colour is wanted
 // (NO_COLOR): conventions of the whole CLI.

@@ -79,7 +79,7 @@ export function logsQuery(o: LogsQueryOptions, mode: ListMode = LIST): string {
         ? undefined
         : `| where operation_Id == ${kqlString(o.traceId, '--trace-id')}`,
     ],
-    // --limit applies to logs too (docs/cli.md#decisions-where-the-specification-is-silent).
+    // --limit applies to logs too (docs/cli.md#behaviour-in-detail).
     o,
     'timestamp, cloud_RoleName, severityLevel, message, operation_Id',
     mode,

@@ -1,5 +1,5 @@
 // `havn otel logs [APP]`: application log entries (the `traces` table), most recent first. Rows
-// render, --limit and -v apply (docs/cli.md#decisions-where-the-specification-is-silent).
+// render, --limit and -v apply (docs/cli.md#behaviour-in-detail).
 import { logsQuery } from '../../kql/queries.js';
 import { parseSeverity, severityName } from '../../kql/severity.js';
 import { OPERATION_ID_WIDTH, pick, shortText, timeCell, type RowView } from '../../output/view.js';
