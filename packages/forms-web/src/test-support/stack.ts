@@ -11,7 +11,8 @@ import { createLogger } from '@havn/shared';
 import { WEB_DIR } from './build.js';
 import { CONTACT_DEFINITION } from './definitions.js';
 
-const ADMIN_TOKEN = 'forms-web-test-admin-token';
+/** The server's admin token (FORM_ADMIN_TOKEN): the tests use it only for what a service does. */
+export const ADMIN_TOKEN = 'forms-web-test-admin-token';
 
 type App = Awaited<ReturnType<typeof buildServer>>;
 

@@ -1,8 +1,31 @@
-// Sign-in with an organisation slug and an organisation token (spec 2 §5 rule 3). The token is
-// checked against the API before it is kept, so a typo is caught here with a clear message.
+// Sign-in with an organisation slug and an organisation token (docs/forms-web.md#the-inbox). The
+// token is checked against the API before it is kept, so a typo is caught here with a clear
+// message, and the admin token is refused before anything is stored: it never goes into a browser.
 import { useState } from 'preact/hooks';
 import { Api, ApiError } from '../api.js';
 import type { Credentials } from '../session.js';
+
+/** What the sign-in says to the admin token (docs/forms-web.md#the-inbox). */
+export const ADMIN_TOKEN_REFUSED =
+  'This is the admin token; it never goes into a browser. Sign in with an organisation token: ' +
+  'make one with POST /api/orgs/<org>/tokens (or ask whoever runs the server for one).';
+
+/**
+ * Whether `token` is the server's admin token, as the server tells it
+ * (docs/forms.md#authentication): another organisation refuses an organisation token with 403
+ * whether it exists or not, and a bad token with 401, and lets the admin token in (200 or 404).
+ * A server with no admin token (open mode) lets everyone in, with or without a token, so a
+ * request with no token at all tells that case apart (401 only when an admin token is set).
+ */
+async function isAdminToken(org: string, token: string): Promise<boolean> {
+  const probe = 'havn-inbox-probe';
+  const other = `/api/orgs/${org === probe ? `${probe}-2` : probe}`;
+  const withToken = await fetch(other, { headers: { authorization: `Bearer ${token}` } });
+  // 401: no valid token at all; 403: an organisation token. Only the admin token gets further.
+  if (withToken.status !== 200 && withToken.status !== 404) return false;
+  const withoutToken = await fetch(other);
+  return withoutToken.status === 401;
+}
 
 function explain(err: unknown, org: string): string {
   if (!(err instanceof ApiError)) return 'Sign-in failed. Try again.';
@@ -35,6 +58,11 @@ export function SignIn(props: {
     setBusy(true);
     setError(null);
     try {
+      // First, whatever organisation was typed: the admin token is refused as itself.
+      if (await isAdminToken(org, token)) {
+        setError(ADMIN_TOKEN_REFUSED);
+        return;
+      }
       await new Api(org, token).forms();
       props.onSignedIn({ org, token }, data.get('remember') === 'on');
     } catch (err) {

@@ -1,0 +1,74 @@
+// The inbox refuses the admin token (docs/forms-web.md#the-inbox): it is a service credential and
+// never goes into a browser. Real Chromium against the real forms server, which tells the two kinds
+// of token apart.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchBrowser } from '../test-support/browser.js';
+import { ensureBuilt } from '../test-support/build.js';
+import { ADMIN_TOKEN, type Stack, startStack } from '../test-support/stack.js';
+
+let browser: Browser;
+let stack: Stack;
+
+beforeAll(async () => {
+  ensureBuilt();
+  stack = await startStack(['https://www.acme.example']);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser.close();
+  await stack.close();
+});
+
+async function signIn(page: Page, org: string, token: string): Promise<void> {
+  await page.getByLabel('Organisation', { exact: true }).fill(org);
+  await page.getByLabel('Organisation token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Everything the page keeps in localStorage and sessionStorage. */
+const stored = (page: Page) =>
+  page.evaluate(() => {
+    const all = (store: Storage) =>
+      Object.fromEntries(Object.keys(store).map((k) => [k, store.getItem(k) ?? '']));
+    return { local: all(localStorage), session: all(sessionStorage) };
+  });
+
+it('refuses the admin token with a message, and keeps nothing of it in the browser', async () => {
+  const page = await browser.newPage();
+  await page.goto(stack.url);
+  for (const org of ['acme', 'no-such-org']) {
+    await signIn(page, org, ADMIN_TOKEN);
+    const alert = page.getByRole('alert');
+    await alert.getByText('This is the admin token').waitFor();
+    expect(await alert.textContent()).toBe(
+      'This is the admin token; it never goes into a browser. Sign in with an organisation ' +
+        'token: make one with POST /api/orgs/<org>/tokens (or ask whoever runs the server for one).',
+    );
+    expect(await stored(page)).toEqual({ local: {}, session: {} });
+  }
+  // Still on the sign-in page after a reload: nothing was kept.
+  await page.reload();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  expect(await page.getByRole('link', { name: 'Forms', exact: true }).count()).toBe(0);
+
+  // An organisation token is let in, and only then is the session kept.
+  await signIn(page, 'acme', stack.token);
+  await page.getByRole('link', { name: 'Forms', exact: true }).waitFor();
+  const after = await stored(page);
+  expect(JSON.parse(after.local['havn.inbox.session'] ?? '{}') as unknown).toEqual({
+    org: 'acme',
+    token: stack.token,
+  });
+  await page.close();
+});
+
+it('still tells a bad token from the admin token', async () => {
+  const page = await browser.newPage();
+  await page.goto(stack.url);
+  await signIn(page, 'acme', 'havn_not-a-token');
+  await page.getByRole('alert').getByText('That token is not valid').waitFor();
+  expect(await stored(page)).toEqual({ local: {}, session: {} });
+  await page.close();
+});
