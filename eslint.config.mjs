@@ -96,6 +96,16 @@ export default tseslint.config(
     },
   },
   {
+    // Forms routes are thin transport over services/; the store (and its types) stays below them.
+    files: ['packages/forms/src/routes/**/*.ts'],
+    ignores: notTests,
+    rules: {
+      'no-restricted-imports': restrictedImports([
+        layerAbove(['store'], 'routes/ reaches the store through services/, never store/.'),
+      ]),
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/test-support/**'],
     rules: {
       // Test bodies assert on parsed JSON; non-null assertions read better than guards there.

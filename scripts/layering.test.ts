@@ -43,6 +43,18 @@ describe('layer rules', () => {
     ).toEqual([expect.stringContaining('services/ does not import routes/')]);
   });
 
+  it('refuses a forms route that imports the store, even for a type', async () => {
+    expect(
+      await importErrors('packages/forms/src/routes', "import '../store/forms.store.js';"),
+    ).toEqual([expect.stringContaining('routes/ reaches the store through services/')]);
+    expect(
+      await importErrors(
+        'packages/forms/src/routes',
+        "export type { Store } from '../store/store.js';",
+      ),
+    ).toEqual([expect.stringContaining('routes/ reaches the store through services/')]);
+  });
+
   it('refuses a render route that imports the browser layer directly', async () => {
     expect(
       await importErrors('packages/render/src/routes', "import '../browser/launch-args.js';"),
@@ -55,6 +67,9 @@ describe('layer rules', () => {
     ).toEqual([]);
     expect(
       await importErrors('packages/render/src/services', "import '../browser/launch-args.js';"),
+    ).toEqual([]);
+    expect(
+      await importErrors('packages/forms/src/routes', "import '../services/forms.service.js';"),
     ).toEqual([]);
   });
 });

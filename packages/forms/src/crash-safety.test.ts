@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { buildFromRequest } from './services/ingest.service.js';
+import { submissionBuilder } from './services/submission-builder.js';
 import { openStore } from './store/store.js';
 import { adminToken, seedForm } from './test-support/forms-server.js';
 import { createTestDatabase, dropTestDatabase } from './test-support/test-database.js';
@@ -69,7 +69,7 @@ test('SIGKILL during a burst loses no acknowledged submission', async () => {
     await Promise.all(load);
     await exited;
 
-    const store = await openStore({ userDataDir: dir, databaseUrl }, buildFromRequest);
+    const store = await openStore({ userDataDir: dir, databaseUrl }, submissionBuilder);
     try {
       const missing: string[] = [];
       for (const id of acknowledged) {

@@ -1,5 +1,5 @@
 // The package's public surface: embed or test the forms server without spawning it.
-import { buildFromRequest } from './services/ingest.service.js';
+import { submissionBuilder } from './services/submission-builder.js';
 import { openStore as openStoreWith, type Store, type StoreLocation } from './store/store.js';
 
 export { buildServer, type ServerDeps } from './server.js';
@@ -12,5 +12,5 @@ export { loadOrCreateVapidKeys, vapidKeysOf, type VapidKeys } from './services/v
  * building ingest rows with the server's own rules.
  */
 export function openStore(location: StoreLocation | string): Promise<Store> {
-  return openStoreWith(location, buildFromRequest);
+  return openStoreWith(location, submissionBuilder);
 }

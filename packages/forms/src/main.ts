@@ -8,7 +8,7 @@ import {
 import { loadConfig } from './config.js';
 import { buildServer } from './server.js';
 import { vapidKeysOf } from './services/vapid-keys.js';
-import { buildFromRequest } from './services/ingest.service.js';
+import { submissionBuilder } from './services/submission-builder.js';
 import { openStore, type Store } from './store/store.js';
 
 /** The URL without its password, for the log. */
@@ -37,7 +37,7 @@ if (config.smtp === undefined) {
 }
 let store: Store;
 try {
-  store = await openStore(config, buildFromRequest);
+  store = await openStore(config, submissionBuilder);
 } catch (err) {
   // An unreachable PostgreSQL, a refused password, an unwritable USER_DATA_DIR: say which, once.
   const where =

@@ -12,18 +12,29 @@ import { registerPublicRoutes } from './routes/public.routes.js';
 import { schemaErrorMessage } from './routes/schema-errors.js';
 import { registerPushRoutes } from './routes/push.routes.js';
 import { registerServiceRoutes } from './routes/service.routes.js';
+import { registerSpamRoutes } from './routes/spam.routes.js';
 import { registerSubmissionRoutes } from './routes/submissions.routes.js';
 import { registerWebRoutes } from './routes/web.routes.js';
 import { registerWebhookRoutes } from './routes/webhooks.routes.js';
+import { AuthService } from './services/auth.service.js';
 import { DeliveryWorker } from './services/delivery/delivery-worker.js';
 import { emailSender } from './services/delivery/email-sender.js';
 import { OutboundHttp } from './services/delivery/outbound-http.js';
 import { pushSender } from './services/delivery/push-sender.js';
 import { webhookRetrySchedule } from './services/delivery/retry-schedule.js';
 import { webhookSender } from './services/delivery/webhook-sender.js';
+import { ExportService } from './services/export.service.js';
+import { FormsService } from './services/forms.service.js';
+import { OrgsService } from './services/orgs.service.js';
+import { ProofOfWork, type ProofOfWorkOptions } from './services/proof-of-work.service.js';
+import { PublicFormsService } from './services/public-forms.service.js';
+import { PushSubscriptionsService } from './services/push-subscriptions.service.js';
 import { RateLimiter, type IngestLimiter } from './services/rate-limiter.js';
 import { RetentionSweeper } from './services/retention-sweeper.js';
 import { SharedRateLimiter } from './services/shared-rate-limiter.js';
+import { SpamService } from './services/spam.service.js';
+import { SubmissionsService } from './services/submissions.service.js';
+import { TokensService } from './services/tokens.service.js';
 import type { VapidKeys } from './services/vapid-keys.js';
 import { WebhookLogService } from './services/webhook-log.service.js';
 import type { Store } from './store/store.js';
@@ -34,14 +45,16 @@ export interface ServerDeps {
   store: Store;
   vapid: VapidKeys;
   now?: () => number;
-  /** Delays between webhook attempts (tests shorten it); default 0-decisions §2. */
+  /** Delays between webhook attempts (tests shorten it); default docs/forms.md#webhooks. */
   retrySchedule?: readonly number[];
-  /** Per-attempt timeout of webhooks and pushes; default 10 s (issue 5). */
+  /** Per-attempt timeout of webhooks and pushes; default 10 s (docs/forms.md#webhooks). */
   deliveryTimeoutMs?: number;
   /** How long a claimed delivery stays this instance's on a shared database; default 60 s. */
   deliveryLeaseMs?: number;
   /** How often forms' retentionDays are enforced; default hourly. */
   retentionSweepMs?: number;
+  /** Proof-of-work difficulty and challenge lifetime (docs/forms.md#spam); tests shorten them. */
+  proofOfWork?: ProofOfWorkOptions;
 }
 
 /** The address this server listens on, as a URL (the inbox link without PUBLIC_BASE_URL). */
@@ -60,7 +73,7 @@ function packageVersion(): string {
 }
 
 /**
- * The whole forms server as a Fastify app that never listens (CONVENTIONS habit 1). The delivery
+ * The whole forms server as a Fastify app that never listens (main.ts listens). The delivery
  * worker starts when the app is ready and stops, with the store, when it closes.
  */
 export async function buildServer(deps: ServerDeps): Promise<App> {
@@ -80,7 +93,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   app.decorateRequest('rawBody', null);
   app.decorateRequest('principal', null);
   app.decorateRequest('publicForm', null);
-  // Keep the bytes: ingest stores the raw body untouched (spec 2 §2.5).
+  // Keep the bytes: ingest stores the raw body untouched (docs/forms.md#endpoints).
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const raw = body as Buffer;
@@ -169,14 +182,42 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
       worker.kick();
     },
   });
+  // docs/forms.md#spam: challenges signed with a key kept in the database, used ones kept there.
+  const proofOfWork = new ProofOfWork(store, deps.log, now, deps.proofOfWork);
+  const spam = new SpamService({
+    forms: store.forms,
+    submissions: store.submissions,
+    push: store.push,
+    proofOfWork,
+    kick: () => {
+      worker.kick();
+    },
+    now,
+  });
+  // Routes get services, never the store (docs/architecture.md#layering).
+  const newId = createIdGenerator(now);
   const routeDeps: RouteDeps = {
     webhookLog,
     config,
-    store,
-    worker,
+    auth: new AuthService(store.orgs, config.adminToken),
+    orgs: new OrgsService(store.orgs, now),
+    tokens: new TokensService(store.orgs, newId, now),
+    forms: new FormsService(store.forms, now),
+    publicForms: new PublicFormsService(store.forms, store.push, store.writer, spam),
+    spam,
+    submissions: new SubmissionsService(
+      store.submissions,
+      store.forms,
+      store.deliveries,
+      () => {
+        worker.kick();
+      },
+      now,
+    ),
+    exports: new ExportService(store.submissions, store.forms),
+    push: new PushSubscriptionsService(store.push, config.allowPrivateWebhooks, newId, now),
     vapid: deps.vapid,
     limiter,
-    newId: createIdGenerator(now),
     now,
     startedAt: now(),
     version: packageVersion(),
@@ -188,6 +229,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   registerSubmissionRoutes(app, routeDeps);
   registerWebhookRoutes(app, routeDeps);
   registerPushRoutes(app, routeDeps);
+  registerSpamRoutes(app, routeDeps);
   await registerWebRoutes(app, routeDeps);
 
   const sweeper = new RetentionSweeper(
@@ -199,13 +241,16 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   app.addHook('onReady', () => {
     worker.start();
     sweeper.start();
+    proofOfWork.start();
     return Promise.resolve();
   });
-  // Shutdown order (issue 5): the server has stopped accepting and in-flight requests (ingests
-  // included) have answered; then the worker stops between attempts; then the database closes.
+  // Shutdown order (docs/forms.md#graceful-shutdown): the server has stopped accepting and
+  // in-flight requests (ingests included) have answered; then the worker stops between attempts;
+  // then the database closes.
   app.addHook('onClose', async () => {
     await worker.stop();
     await sweeper.stop();
+    await proofOfWork.stop();
     await limiter.close?.();
     outbound.close();
     email.close();

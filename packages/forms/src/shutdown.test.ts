@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { expect, test } from 'vitest';
-import { buildFromRequest } from './services/ingest.service.js';
+import { submissionBuilder } from './services/submission-builder.js';
 import { openStore } from './store/store.js';
 import { seedForm, startForms } from './test-support/forms-server.js';
 
@@ -41,7 +41,7 @@ test('close answers every in-flight ingest, then stops accepting and closes the 
     await closing;
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     await expect(fetch(`${s.url}/api/health`)).rejects.toThrow(); // no longer accepting
-    const store = await openStore(s.location, buildFromRequest);
+    const store = await openStore(s.location, submissionBuilder);
     try {
       for (const { id } of answers) {
         expect(await store.submissions.get('acme', 'contact', id)).toBeDefined();

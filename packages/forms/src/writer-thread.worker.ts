@@ -4,7 +4,7 @@
 // ingest's rules.
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { buildFromRequest } from './services/ingest.service.js';
+import { submissionBuilder } from './services/submission-builder.js';
 import { IngestRowBuilder } from './store/ingest-rows.js';
 import {
   errorText,
@@ -18,7 +18,7 @@ import {
 if (!parentPort) throw new Error('writer-thread.worker runs only as a worker thread');
 const port = parentPort;
 const { file } = workerData as { file: string };
-const rowBuilder = new IngestRowBuilder(buildFromRequest);
+const rowBuilder = new IngestRowBuilder(submissionBuilder);
 
 const db = new SQLite(file);
 db.pragma('journal_mode = WAL');
@@ -74,7 +74,7 @@ function builtUnits(built: BuiltBatch, results: IngestResults, units: Unit[]): v
       settle: (error) => {
         if (error === null) return;
         results.ids[item] = null;
-        results.refused[item] = [500, error];
+        results.refused[item] = ['failed', error];
       },
     });
   }

@@ -8,13 +8,18 @@ import type {
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from '@havn/shared';
 import type { FormsConfig } from '../config.js';
-import type { DeliveryWorker } from '../services/delivery/delivery-worker.js';
-import type { Principal } from '../services/auth.service.js';
+import type { AuthService, Principal } from '../services/auth.service.js';
+import type { ExportService } from '../services/export.service.js';
+import type { FormsService } from '../services/forms.service.js';
+import type { OrgsService } from '../services/orgs.service.js';
+import type { GateForm, PublicFormsService } from '../services/public-forms.service.js';
+import type { PushSubscriptionsService } from '../services/push-subscriptions.service.js';
 import type { IngestLimiter } from '../services/rate-limiter.js';
+import type { SpamService } from '../services/spam.service.js';
+import type { SubmissionsService } from '../services/submissions.service.js';
+import type { TokensService } from '../services/tokens.service.js';
 import type { VapidKeys } from '../services/vapid-keys.js';
 import type { WebhookLogService } from '../services/webhook-log.service.js';
-import type { GateForm } from '../store/forms.store.js';
-import type { Store } from '../store/store.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -24,15 +29,24 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-/** What every route module gets. */
+/**
+ * What every route module gets: the services, never the store (routes are thin transport;
+ * docs/architecture.md#layering).
+ */
 export interface RouteDeps {
   config: FormsConfig;
-  store: Store;
-  worker: DeliveryWorker;
+  auth: AuthService;
+  orgs: OrgsService;
+  tokens: TokensService;
+  forms: FormsService;
+  publicForms: PublicFormsService;
+  submissions: SubmissionsService;
+  exports: ExportService;
+  push: PushSubscriptionsService;
   webhookLog: WebhookLogService;
+  spam: SpamService;
   vapid: VapidKeys;
   limiter: IngestLimiter;
-  newId: (prefix: string) => string;
   now: () => number;
   startedAt: number;
   version: string;

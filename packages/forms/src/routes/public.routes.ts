@@ -1,27 +1,26 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@fastify/type-provider-typebox';
 import { HttpError } from '@havn/shared';
-import { multipartFields } from '../services/ingest.service.js';
-import type { GateForm } from '../store/forms.store.js';
+import { bodyKind, type GateForm } from '../services/public-forms.service.js';
 import { baseUrl, type App, type RouteDeps } from './app.js';
 
 const FormParams = Type.Object({ org: Type.String(), form: Type.String() });
 type FormParamsT = { org: string; form: string };
 
-const ingestLimit = 256 * 1024; // spec 2 §8
+const ingestLimit = 256 * 1024; // docs/forms.md#public-no-token-gated-by-the-forms-allowedorigins
 
 /**
- * The two public endpoints (spec 2 §4.1), gated by the form's allowedOrigins with the
- * exact-origin, credentialed CORS rule (0-decisions §2): never `*`, 403 without CORS headers for an
- * origin not on the list, 403 for a POST without Origin; a GET without Origin is a same-origin
- * preview and is served.
+ * The two public endpoints, gated by the form's allowedOrigins with the exact-origin, credentialed
+ * CORS rule (docs/forms.md#public-no-token-gated-by-the-forms-allowedorigins): never `*`, 403
+ * without CORS headers for an origin not on the list, 403 for a POST without Origin; a GET without
+ * Origin is a same-origin preview and is served.
  */
 export function registerPublicRoutes(app: App, deps: RouteDeps): void {
-  const { store, config } = deps;
+  const { publicForms, config } = deps;
 
   async function gate(request: FastifyRequest, reply: FastifyReply, method: 'GET' | 'POST') {
     const { org, form } = request.params as FormParamsT;
-    gateWith(await store.forms.getCached(org, form), request, reply, method);
+    gateWith(await publicForms.gateForm(org, form), request, reply, method);
   }
 
   /** The origin gate for the form found (or not) at the request's org/form. */
@@ -78,14 +77,18 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
     },
     async (request) => {
       const { org, form } = request.params;
-      const stored = await store.forms.definition(org, form);
-      if (!stored) throw new HttpError(404, `form ${org}/${form} has no definition yet`);
-      // spec 2 §2.4 / §4.1: the submit block is injected, built from PUBLIC_BASE_URL or the host.
+      const definition = await publicForms.definition(org, form);
+      // The submit block is injected, built from PUBLIC_BASE_URL or the request's host.
+      const formUrl = `${baseUrl(config, request)}/api/orgs/${encodeURIComponent(org)}/forms/${encodeURIComponent(form)}`;
       return {
-        ...stored.definition,
+        ...definition,
         submit: {
-          submitUrl: `${baseUrl(config, request)}/api/orgs/${encodeURIComponent(org)}/forms/${encodeURIComponent(form)}/submissions`,
+          submitUrl: `${formUrl}/submissions`,
           submitMethod: 'POST',
+          // docs/forms.md#spam: the runtime solves a challenge from here while the person types.
+          ...(request.publicForm?.spamProtection === 'pow'
+            ? { spamProtection: 'pow', challengeUrl: `${formUrl}/challenge` }
+            : {}),
         },
       };
     },
@@ -117,7 +120,7 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
           }
           done();
         };
-        const hit = store.forms.peekCached(org, form);
+        const hit = publicForms.peekGateForm(org, form);
         if (hit) {
           finish(() => {
             gateWith(hit.value, request, reply, 'POST');
@@ -133,34 +136,25 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
     async (request, reply) => {
       const form = request.publicForm;
       if (!form) throw new Error('ingest without the origin gate');
-      // Answers are read against the definition (which answers may be arrays): none, none taken.
-      if (form.definitionVersion === null) throw new HttpError(409, 'form has no definition yet');
       const { org } = request.params;
       const header = (name: string) => {
         const v = request.headers[name];
         return typeof v === 'string' ? v : null;
       };
       const contentType = request.headers['content-type'] ?? '';
-      const multipart = contentType.startsWith('multipart/form-data');
-      const urlencoded = multipart || contentType.startsWith('application/x-www-form-urlencoded');
-      const raw = request.rawBody ?? Buffer.alloc(0);
-      const formFields = multipart ? await multipartFields(raw, contentType) : undefined;
-      // Parsed, checked and stored on the writer thread; answers only after the group commit that
-      // holds this row (and its outbox rows) is synced. A bad body rejects with its 400.
-      const id = await store.writer.ingest({
+      // Answers only after the group commit that holds this row (and its outbox rows) is synced.
+      const id = await publicForms.submit({
         org,
         form,
-        pushSubscriptions: store.push.peekOfOrg(org) ?? (await store.push.ofOrgCached(org)),
-        raw,
+        raw: request.rawBody ?? Buffer.alloc(0),
+        contentType,
         origin: header('origin'),
         referer: header('referer'),
         userAgent: header('user-agent'),
         ip: request.ip,
         now: deps.now(),
-        ...(urlencoded ? { urlencoded: true } : {}),
-        ...(formFields !== undefined ? { formFields } : {}),
       });
-      if (urlencoded) {
+      if (bodyKind(contentType) !== 'json') {
         // docs/forms.md#plain-html-posts: the browser follows a 303 with a GET.
         const thanks = `${baseUrl(config, request)}/f/${encodeURIComponent(org)}/${encodeURIComponent(form.id)}/thanks`;
         return reply

@@ -1,7 +1,7 @@
 import { publishedSchema } from '../services/definition-schema.js';
 import { baseUrl, type App, type RouteDeps } from './app.js';
 
-/** Health, version (spec 2 §4.6) and the definition JSON Schema (issue 6). No token needed. */
+/** Health, version and the definition JSON Schema (docs/forms.md#push-service-web-app). */
 export function registerServiceRoutes(app: App, deps: RouteDeps): void {
   app.get('/api/health', () => ({ ok: true }));
   app.get('/api/version', () => ({

@@ -16,10 +16,10 @@ const placeholder = `<!doctype html>
 `;
 
 /**
- * Everything outside /api comes from WEB_DIR (spec 2 §1); `/f/<org>/<form>` is the hosted form
- * page. When the web app is not built, `/` and the hosted page answer a small placeholder. The
- * forms-web build writes .br and .gz twins of its text assets; preCompressed sends the one the
- * client accepts, falling back to the plain file.
+ * Everything outside /api comes from WEB_DIR (docs/forms.md#push-service-web-app);
+ * `/f/<org>/<form>` is the hosted form page. When the web app is not built, `/` and the hosted
+ * page answer a small placeholder. The forms-web build writes .br and .gz twins of its text
+ * assets; preCompressed sends the one the client accepts, falling back to the plain file.
  */
 export async function registerWebRoutes(app: App, deps: RouteDeps): Promise<void> {
   const root = deps.config.webDir;
@@ -44,7 +44,7 @@ export async function registerWebRoutes(app: App, deps: RouteDeps): Promise<void
   // docs/forms.md#plain-html-posts: where a plain HTML post lands when its form has no redirectUrl.
   app.get('/f/:org/:form/thanks', async (request, reply) => {
     const { org, form } = request.params as { org: string; form: string };
-    const stored = await deps.store.forms.definition(org, form).catch(() => undefined);
+    const stored = await deps.publicForms.currentDefinition(org, form).catch(() => undefined);
     const thanks = stored?.definition.thanks;
     const text =
       typeof thanks === 'string' && thanks !== '' ? thanks : 'Thank you. We got your answers.';

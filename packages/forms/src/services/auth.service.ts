@@ -1,7 +1,7 @@
 import { HttpError, bearerToken, sha256Hex, tokensEqual } from '@havn/shared';
 import type { OrgStore } from '../store/orgs.store.js';
 
-/** Who is calling an admin route (spec 2 §5, 0-decisions §2 token scopes). */
+/** Who is calling an admin route (docs/forms.md#authentication). */
 export type Principal = { kind: 'admin' } | { kind: 'org'; org: string };
 
 /**
@@ -31,4 +31,27 @@ export function authorizeOrg(principal: Principal, org: string): void {
 
 export function requireAdmin(principal: Principal, action: string): void {
   if (principal.kind !== 'admin') throw new HttpError(403, `only the admin token can ${action}`);
+}
+
+/**
+ * The checks of every admin request, in the order of docs/forms.md#authentication: 401 before
+ * anything else is looked at, then 403 for an organisation token outside its organisation, then
+ * 404 for an unknown organisation (so a token of another organisation learns nothing about which
+ * slugs exist).
+ */
+export class AuthService {
+  constructor(
+    private readonly orgs: OrgStore,
+    private readonly adminToken: string | undefined,
+  ) {}
+
+  authenticate(authorization: string | undefined): Promise<Principal> {
+    return authenticate(authorization, this.adminToken, this.orgs);
+  }
+
+  /** 403 for another organisation's token, then 404 for an organisation that does not exist. */
+  async authorizeOrg(principal: Principal, org: string): Promise<void> {
+    authorizeOrg(principal, org);
+    if (!(await this.orgs.get(org))) throw new HttpError(404, `organisation ${org} not found`);
+  }
 }

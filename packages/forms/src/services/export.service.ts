@@ -1,11 +1,14 @@
-import type { SubmissionRecord } from '../store/submissions.store.js';
+import { HttpError } from '@havn/shared';
+import type { FormStore } from '../store/forms.store.js';
+import type { SubmissionRecord, SubmissionStore } from '../store/submissions.store.js';
+import { exportRange } from './export-range.js';
 
 const fixedColumns = ['id', 'receivedAt', 'read', 'spam', 'definitionVersion'] as const;
 const metadataColumns = ['origin', 'referer', 'userAgent', 'ip'] as const;
 
 /**
- * One column per logicalName across every definition version (issue 6): the newest version's
- * order first, then names only older versions had, oldest last.
+ * One column per logicalName across every definition version (docs/forms.md#submissions): the
+ * newest version's order first, then names only older versions had, oldest last.
  */
 export function answerColumns(definitions: { version: number; definition: unknown }[]): string[] {
   const names: string[] = [];
@@ -88,4 +91,54 @@ export async function* jsonExport(
     first = false;
   }
   yield first ? ']\n' : '\n]\n';
+}
+
+export type ExportFormat = 'csv' | 'json';
+
+export interface ExportRequest {
+  format?: ExportFormat | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
+/** An export's lines, to stream as they come, and the format they are in. */
+export interface Export {
+  format: ExportFormat;
+  lines: AsyncIterable<string>;
+}
+
+/** Exports of one form or of a whole organisation (docs/forms.md#submissions). */
+export class ExportService {
+  constructor(
+    private readonly submissions: SubmissionStore,
+    private readonly forms: FormStore,
+  ) {}
+
+  /** One form's submissions, oldest first; 400 for a bad range, then 404 for no such form. */
+  async ofForm(org: string, form: string, request: ExportRequest): Promise<Export> {
+    const range = exportRange(request.since, request.until);
+    if (!(await this.forms.get(org, form))) {
+      throw new HttpError(404, `form ${org}/${form} not found`);
+    }
+    const format = request.format ?? 'csv';
+    const records = this.submissions.all(org, form, range);
+    const lines =
+      format === 'csv'
+        ? csvExport(answerColumns(await this.forms.allDefinitions(org, form)), records)
+        : jsonExport(records);
+    return { format, lines };
+  }
+
+  /** Every form's submissions in one file; the CSV has a `form` column. */
+  async ofOrg(org: string, request: ExportRequest): Promise<Export> {
+    const range = exportRange(request.since, request.until);
+    const format = request.format ?? 'csv';
+    const records = this.submissions.all(org, undefined, range);
+    if (format === 'json') return { format, lines: jsonExport(records) };
+    const perForm: string[][] = [];
+    for (const f of await this.forms.list(org)) {
+      perForm.push(answerColumns(await this.forms.allDefinitions(org, f.id)));
+    }
+    return { format, lines: csvExport(orgAnswerColumns(perForm), records, { formColumn: true }) };
+  }
 }

@@ -1,5 +1,4 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
-import { HttpError } from '@havn/shared';
+import type { Insertable, Kysely } from 'kysely';
 import { createIdGenerator } from '../ids.js';
 import type { IngestForm } from './forms.store.js';
 import { groupInsert } from './postgres-group-insert.js';
@@ -12,7 +11,7 @@ import type { WriterThread } from './writer-thread.js';
 
 export interface SubmissionWrite {
   submission: Insertable<SubmissionTable>;
-  /** The outbox rows: written in the same transaction as the submission (issue 5). */
+  /** The outbox rows, in the same transaction as the submission (docs/forms.md#webhooks). */
   deliveries: Insertable<DeliveryTable>[];
 }
 
@@ -26,12 +25,12 @@ export interface IngestRequest {
   /** The body is a plain HTML form's (application/x-www-form-urlencoded), not JSON. */
   urlencoded?: boolean;
   /** A multipart body's text fields as urlencoded text, read in place of the raw body. */
+  formFields?: string;
   /**
    * A "pow" form's proof-of-work check, made before the write (docs/forms.md#spam): `refused`
    * stores the submission as spam; either way the solution is not kept in `submitFields`.
    */
   pow?: 'verified' | 'refused';
-  formFields?: string;
   origin: string | null;
   referer: string | null;
   userAgent: string | null;
@@ -40,13 +39,27 @@ export interface IngestRequest {
 }
 
 /**
- * Builds one submission's rows from its request, or throws the HttpError that refuses it. Ingest's
- * own rules (services/ingest.service.ts), handed to the store by whoever opens it.
+ * Ingest's own rules (services/submission-builder.ts), handed to the store by whoever opens it:
+ * `build` makes one submission's rows from its request, or throws; `refusal` tells an error that
+ * refuses the submission for its body (its text) from a failure (undefined).
  */
-export type SubmissionBuilder = (
-  request: IngestRequest,
-  newId: (prefix: string) => string,
-) => { id: string; write: SubmissionWrite };
+export interface SubmissionBuilder {
+  build(request: IngestRequest, newId: (prefix: string) => string): BuiltSubmission;
+  refusal(err: unknown): string | undefined;
+}
+
+export interface BuiltSubmission {
+  id: string;
+  write: SubmissionWrite;
+}
+
+/**
+ * The store's answer to a submission its builder refused (bad JSON, bad answers): nothing was
+ * stored. Whoever called `ingest` decides what that means to its caller.
+ */
+export class SubmissionRefused extends Error {
+  override readonly name = 'SubmissionRefused';
+}
 
 const submissionColumns = [
   ...RECORD_COLUMNS,
@@ -91,11 +104,10 @@ function writeTemplates(db: Kysely<Database>) {
 }
 
 /**
- * How group commits run: on the writer thread (SQLite), or as transactions on `db`, up to
- * `inFlight` at once, each one statement when the dialect has data-modifying WITH (PostgreSQL).
+ * How group commits run: on the writer thread (SQLite), or on `db` (PostgreSQL) as one statement
+ * each (postgres-group-insert.ts), up to `inFlight` at once.
  */
-export type GroupCommits =
-  { thread: WriterThread } | { inFlight: number; singleStatement?: boolean };
+export type GroupCommits = { thread: WriterThread } | { inFlight: number };
 
 type Pending =
   | {
@@ -113,18 +125,17 @@ type Pending =
 
 const maxBatch = 256;
 const burstQuietMs = 50;
-const deliveryChunk = 400; // 17 columns a row stays far below SQLite's 32766 bound parameters
 
 /**
- * Group commit (issue 5): submissions that arrive while a commit is in progress wait for the next
- * one, and all of them share that one transaction and its one sync. `write` and `ingest` resolve
- * only after the commit returned, that is after the WAL was synced (SQLite's `synchronous=FULL`,
- * PostgreSQL's `synchronous_commit=on`).
+ * Group commit (docs/forms.md#durability-and-throughput): submissions that arrive while a commit
+ * is in progress wait for the next one, and all of them share that one transaction and its one
+ * sync. `write` and `ingest` resolve only after the commit returned, that is after the WAL was
+ * synced (SQLite's `synchronous=FULL`, PostgreSQL's `synchronous_commit=on`).
  *
  * With the writer thread, each turn of the event loop hands its batch over in one message (up to
  * `maxInFlight` batches in flight), ingest bodies as raw bytes the thread parses and builds rows
  * from, and the thread folds every batch waiting for it into its next commit; without it
- * (PostgreSQL), each body is parsed here and each batch is one Kysely transaction.
+ * (PostgreSQL), each body is parsed here and each batch is one statement.
  */
 export class GroupCommitWriter {
   private queue: Pending[] = [];
@@ -139,11 +150,10 @@ export class GroupCommitWriter {
 
   private readonly thread: WriterThread | undefined;
   private readonly maxInFlight: number;
-  private readonly singleStatement: boolean;
 
   /**
-   * With a `thread` the commits run off the event loop (SQLite); otherwise each is a Kysely
-   * transaction on `db` (any dialect), up to `inFlight` at once.
+   * With a `thread` the commits run off the event loop (SQLite); otherwise each is one
+   * PostgreSQL statement on `db`, up to `inFlight` at once.
    */
   constructor(
     private readonly db: Kysely<Database>,
@@ -153,7 +163,6 @@ export class GroupCommitWriter {
   ) {
     this.thread = 'thread' in commits ? commits.thread : undefined;
     this.maxInFlight = 'thread' in commits ? 8 : commits.inFlight;
-    this.singleStatement = 'inFlight' in commits && commits.singleStatement === true;
   }
 
   /** Stores rows already built. */
@@ -172,12 +181,21 @@ export class GroupCommitWriter {
 
   /**
    * Parses and stores one submission (with its outbox rows); resolves with its id once durable.
-   * A body that is not a valid answers map rejects with the 400 to answer, and stores nothing.
+   * A body the builder refuses rejects with a SubmissionRefused, and stores nothing.
    */
   ingest(request: IngestRequest): Promise<string> {
     if (!this.thread) {
       this.clock = request.now;
-      const { id, write } = this.build(request, this.newId);
+      let built: BuiltSubmission;
+      try {
+        built = this.build.build(request, this.newId);
+      } catch (err) {
+        const reason = this.build.refusal(err);
+        return Promise.reject(
+          reason === undefined ? (err as Error) : new SubmissionRefused(reason),
+        );
+      }
+      const { id, write } = built;
       return this.write(write).then(() => id);
     }
     return new Promise((resolve, reject) => {
@@ -270,9 +288,9 @@ export class GroupCommitWriter {
     });
     ingests.forEach(({ p }, i) => {
       const id = reply.ingest.ids[i];
-      const [status, error] = reply.ingest.refused[i] ?? [500, 'ingest failed'];
+      const [outcome, error] = reply.ingest.refused[i] ?? ['failed', 'ingest failed'];
       if (id) p.resolve(id);
-      else if (status === 400) p.reject(new HttpError(400, error));
+      else if (outcome === 'refused') p.reject(new SubmissionRefused(error));
       else p.reject(new Error(error));
     });
   }
@@ -324,6 +342,7 @@ export class GroupCommitWriter {
         now: r.now,
         ...(r.urlencoded === true ? { urlencoded: true } : {}),
         ...(r.formFields !== undefined ? { formFields: r.formFields } : {}),
+        ...(r.pow !== undefined ? { pow: r.pow } : {}),
       };
     });
     const batch: IngestBatch = { forms, pushes, items };
@@ -338,11 +357,10 @@ export class GroupCommitWriter {
     return { json: JSON.stringify(batch), bodies };
   }
 
-  /** One Kysely transaction; if it fails, each write again alone so one bad row fails alone. */
+  /** One statement; if it fails, each write again alone so one bad row fails alone. */
   private async commitHere(batch: Pending[]): Promise<void> {
     const writes = batch.flatMap((p) => (p.write ? [{ p, write: p.write }] : []));
     try {
-        ...(r.pow !== undefined ? { pow: r.pow } : {}),
       await this.transaction(writes.map((w) => w.write));
       for (const { p } of writes) p.resolve('');
     } catch {
@@ -358,28 +376,13 @@ export class GroupCommitWriter {
   }
 
   private async transaction(writes: SubmissionWrite[]): Promise<void> {
-    const deliveries = writes.flatMap((w) => w.deliveries);
-    if (this.singleStatement) {
-      // PostgreSQL: one statement, its own transaction: one round trip per group commit.
-      await this.db.executeQuery(
-        groupInsert(
-          writes.map((w) => w.submission),
-          deliveries,
-        ),
-      );
-      return;
-    }
-    await this.db.transaction().execute(async (trx: Transaction<Database>) => {
-      await trx
-        .insertInto('submissions')
-        .values(writes.map((w) => w.submission))
-        .execute();
-      for (let i = 0; i < deliveries.length; i += deliveryChunk) {
-        await trx
-          .insertInto('deliveries')
-          .values(deliveries.slice(i, i + deliveryChunk))
-          .execute();
-      }
-    });
+    // Only PostgreSQL commits here (SQLite commits on its writer thread): one statement, its own
+    // transaction, so one round trip per group commit.
+    await this.db.executeQuery(
+      groupInsert(
+        writes.map((w) => w.submission),
+        writes.flatMap((w) => w.deliveries),
+      ),
+    );
   }
 }

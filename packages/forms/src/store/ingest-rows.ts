@@ -1,6 +1,5 @@
 // Turns a batch of raw ingest bodies into the rows to insert (on the writer thread; see
-// WriterThread). Refusals (bad JSON, bad answers: 400) are decided here, before any write.
-import { HttpError } from '@havn/shared';
+// WriterThread). Refusals (bad JSON, bad answers) are decided here, before any write.
 import { createIdGenerator } from '../ids.js';
 import type { SubmissionBuilder } from './group-commit.js';
 import { bindSlots } from './statement-template.js';
@@ -52,7 +51,7 @@ export class IngestRowBuilder {
         this.clock = item.now;
         const form = batch.forms[item.form];
         if (!form) throw new Error('ingest item without its form');
-        const built = this.buildSubmission(
+        const built = this.buildSubmission.build(
           {
             org: item.org,
             form,
@@ -63,8 +62,8 @@ export class IngestRowBuilder {
             ip: item.ip,
             now: item.now,
             ...(item.urlencoded === true ? { urlencoded: true } : {}),
-            ...(item.pow !== undefined ? { pow: item.pow } : {}),
             ...(item.formFields !== undefined ? { formFields: item.formFields } : {}),
+            ...(item.pow !== undefined ? { pow: item.pow } : {}),
             pushSubscriptions: batch.pushes[item.push] ?? [],
           },
           this.newId,
@@ -76,10 +75,9 @@ export class IngestRowBuilder {
         ]);
         results.ids[i] = built.id;
       } catch (err) {
+        const reason = this.buildSubmission.refusal(err);
         results.refused[i] =
-          err instanceof HttpError
-            ? [err.status, err.message]
-            : [500, errorText(err, 'ingest failed')];
+          reason !== undefined ? ['refused', reason] : ['failed', errorText(err, 'ingest failed')];
       }
     });
     return { rows, results };

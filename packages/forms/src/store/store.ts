@@ -103,7 +103,7 @@ export async function openStore(
     typeof location === 'string' ? { userDataDir: location, databaseUrl: undefined } : location;
   if (databaseUrl !== undefined) {
     const db = await openPostgresDatabase(databaseUrl);
-    return createStore(db, build, { inFlight: postgresCommitsInFlight, singleStatement: true });
+    return createStore(db, build, { inFlight: postgresCommitsInFlight });
   }
   const db = await openSqliteDatabase(userDataDir);
   return createStore(db, build, { thread: new WriterThread(sqliteFile(userDataDir)) });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createIdGenerator } from '../ids.js';
-import { buildFromRequest } from '../services/ingest.service.js';
+import { submissionBuilder } from '../services/submission-builder.js';
 import { createTestDatabase, dropTestDatabase } from '../test-support/test-database.js';
 import { openStore, type Store } from './store.js';
 
@@ -15,7 +15,7 @@ const ids: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'havn-store-'));
   databaseUrl = await createTestDatabase();
-  store = await openStore({ userDataDir: dir, databaseUrl }, buildFromRequest);
+  store = await openStore({ userDataDir: dir, databaseUrl }, submissionBuilder);
   const newId = createIdGenerator();
   // Concurrent writes share group commits; each resolves only once its row is stored.
   await Promise.all(

@@ -63,8 +63,11 @@ export interface IngestBatchWire {
 /** Per submission of a batch: its id once stored, else null and the refusal in `refused`. */
 export interface IngestResults {
   ids: (string | null)[];
-  /** By index: the status (400: refused before any write; 500: the store failed) and message. */
-  refused: Record<number, [status: number, error: string]>;
+  /**
+   * By index: `refused` (the builder refused the body, before any write) or `failed` (the store
+   * failed), and the message.
+   */
+  refused: Record<number, [outcome: 'refused' | 'failed', error: string]>;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { closeOnSignals, createLogger } from '@havn/shared';
 import { loadConfig } from '../config.js';
 import { buildServer, type ServerDeps } from '../server.js';
-import { buildFromRequest } from '../services/ingest.service.js';
+import { submissionBuilder } from '../services/submission-builder.js';
 import { vapidKeysOf } from '../services/vapid-keys.js';
 import { openStore } from '../store/store.js';
 
@@ -14,7 +14,7 @@ type TestDeps = Pick<ServerDeps, 'retrySchedule' | 'deliveryLeaseMs' | 'delivery
 const config = loadConfig(process.env);
 const deps = JSON.parse(process.env.FORMS_TEST_DEPS ?? '{}') as TestDeps;
 const log = createLogger({ name: 'forms-process', level: config.logLevel });
-const store = await openStore(config, buildFromRequest);
+const store = await openStore(config, submissionBuilder);
 const app = await buildServer({
   config,
   log,

@@ -6,7 +6,7 @@ import { configWith, type FormsConfig } from '../config.js';
 import type { App } from '../routes/app.js';
 import { buildServer, type ServerDeps } from '../server.js';
 import { vapidKeysOf } from '../services/vapid-keys.js';
-import { buildFromRequest } from '../services/ingest.service.js';
+import { submissionBuilder } from '../services/submission-builder.js';
 import { openStore, type Store, type StoreLocation } from '../store/store.js';
 import { createTestDatabase, dropTestDatabase } from './test-database.js';
 
@@ -72,7 +72,7 @@ export async function startForms(
   const log = options.logTo
     ? createLogger({ name: 'forms-test', level: 'info', destination: options.logTo })
     : createLogger({ name: 'forms-test', level: 'silent' });
-  const store = await openStore(location, buildFromRequest);
+  const store = await openStore(location, submissionBuilder);
   const app = await buildServer({
     config,
     log,

@@ -1,0 +1,99 @@
+import { HttpError } from '@havn/shared';
+import type { Form, FormListItem, FormStore } from '../store/forms.store.js';
+import { validateDefinition } from './definition-validator.js';
+import { toFormPatch, toFormWrite, type FormBody } from './form-input.service.js';
+
+export type { Form, FormListItem } from '../store/forms.store.js';
+
+/** What `GET .../forms/<form>` answers: the form, its current definition and its public URL. */
+export interface FormView {
+  form: Form;
+  definition?: Record<string, unknown>;
+  embedUrl: string;
+}
+
+/** Forms and their versioned definitions (docs/forms.md#forms-and-definitions). */
+export class FormsService {
+  constructor(
+    private readonly forms: FormStore,
+    private readonly now: () => number,
+  ) {}
+
+  private iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  /** The form, or 404. */
+  async get(org: string, form: string): Promise<Form> {
+    const found = await this.forms.get(org, form);
+    if (!found) throw new HttpError(404, `form ${org}/${form} not found`);
+    return found;
+  }
+
+  list(org: string): Promise<FormListItem[]> {
+    return this.forms.list(org);
+  }
+
+  /** `baseUrl` is this server's public base, for `embedUrl`. */
+  async view(org: string, form: string, baseUrl: string): Promise<FormView> {
+    const found = await this.get(org, form);
+    const stored = await this.forms.definition(org, form);
+    return {
+      form: found,
+      ...(stored ? { definition: stored.definition } : {}),
+      embedUrl: `${baseUrl}/api/orgs/${encodeURIComponent(org)}/forms/${encodeURIComponent(form)}/definition`,
+    };
+  }
+
+  /** PUT: replaces the form, creating it if need be. */
+  replace(org: string, form: string, body: FormBody): Promise<Form> {
+    return this.forms.put(org, form, toFormWrite(form, body), this.iso());
+  }
+
+  /** PATCH: only the fields the body names; 404 for a form that does not exist. */
+  async patch(org: string, form: string, body: FormBody): Promise<Form> {
+    const current = await this.get(org, form);
+    const patched = await this.forms.patch(org, form, toFormPatch(body, current), this.iso());
+    if (!patched) throw new HttpError(404, `form ${org}/${form} not found`);
+    return patched;
+  }
+
+  /** Deletes the form with its submissions and deliveries. */
+  async remove(org: string, form: string): Promise<void> {
+    if (!(await this.forms.delete(org, form))) {
+      throw new HttpError(404, `form ${org}/${form} not found`);
+    }
+  }
+
+  /** Stores a definition (validated); answers its version, unchanged when the definition is. */
+  async putDefinition(org: string, form: string, definition: unknown): Promise<number> {
+    await this.get(org, form);
+    validateDefinition(definition);
+    const version = await this.forms.putDefinition(org, form, definition, this.iso());
+    if (version === undefined) throw new HttpError(404, `form ${org}/${form} not found`);
+    return version;
+  }
+
+  /** Every version of the definition with when it was saved, newest first (404: no form). */
+  async definitionVersions(
+    org: string,
+    form: string,
+  ): Promise<{ version: number; createdAt: string }[]> {
+    await this.get(org, form);
+    return this.forms.versions(org, form);
+  }
+
+  /** One stored version of the definition, or 404. */
+  async definitionVersion(
+    org: string,
+    form: string,
+    version: number,
+  ): Promise<Record<string, unknown>> {
+    await this.get(org, form);
+    const stored = await this.forms.definition(org, form, version);
+    if (!stored) {
+      throw new HttpError(404, `form ${org}/${form} has no definition version ${String(version)}`);
+    }
+    return stored.definition;
+  }
+}

@@ -1,0 +1,86 @@
+import { HttpError } from '@havn/shared';
+import type { DeliveryStore, DeliveryView } from '../store/deliveries.store.js';
+import type { FormStore } from '../store/forms.store.js';
+import type {
+  SubmissionRecord,
+  SubmissionStore,
+  SubmissionSummary,
+} from '../store/submissions.store.js';
+
+export type { DeliveryView } from '../store/deliveries.store.js';
+export type { SubmissionSummary } from '../store/submissions.store.js';
+
+/** A full record as the API answers it: the raw body as text, with its deliveries. */
+export type SubmissionView = Omit<SubmissionRecord, 'body'> & {
+  body: string;
+  deliveries: DeliveryView[];
+};
+
+export interface FeedOptions {
+  limit?: number | undefined;
+  before?: string | undefined;
+  includeSpam?: boolean | undefined;
+}
+
+/** docs/forms.md#submissions: `limit` defaults to 50; larger values are capped at 500. */
+const feedLimit = (limit: number | undefined) => Math.min(limit ?? 50, 500);
+
+/** Feeds, full records, the read flag, erasure and redelivery (docs/forms.md#submissions). */
+export class SubmissionsService {
+  constructor(
+    private readonly submissions: SubmissionStore,
+    private readonly forms: FormStore,
+    private readonly deliveries: DeliveryStore,
+    /** Wakes the delivery worker after a redeliver. */
+    private readonly kick: () => void,
+    private readonly now: () => number,
+  ) {}
+
+  /** Newest first; one form's, or the organisation's when `form` is undefined (404: no form). */
+  async feed(
+    org: string,
+    form: string | undefined,
+    options: FeedOptions,
+  ): Promise<SubmissionSummary[]> {
+    if (form !== undefined && !(await this.forms.get(org, form))) {
+      throw new HttpError(404, `form ${org}/${form} not found`);
+    }
+    return this.submissions.feed({
+      org,
+      ...(form !== undefined ? { form } : {}),
+      limit: feedLimit(options.limit),
+      includeSpam: options.includeSpam ?? false,
+      before: options.before,
+    });
+  }
+
+  async record(org: string, form: string, id: string): Promise<SubmissionView> {
+    const record = await this.submissions.get(org, form, id);
+    if (!record) throw new HttpError(404, `submission ${id} not found`);
+    const deliveries = await this.deliveries.ofSubmission(id);
+    return { ...record, body: record.body.toString('utf8'), deliveries };
+  }
+
+  async setRead(org: string, form: string, id: string, read: boolean): Promise<void> {
+    if (!(await this.submissions.setRead(org, form, id, read))) {
+      throw new HttpError(404, `submission ${id} not found`);
+    }
+  }
+
+  /** Erases the submission with its outbox rows and their delivery log. */
+  async erase(org: string, form: string, id: string): Promise<void> {
+    if (!(await this.submissions.delete(org, form, id))) {
+      throw new HttpError(404, `submission ${id} not found`);
+    }
+  }
+
+  /** Queues every delivery of the submission again; answers how many. */
+  async redeliver(org: string, form: string, id: string): Promise<number> {
+    if (!(await this.submissions.get(org, form, id))) {
+      throw new HttpError(404, `submission ${id} not found`);
+    }
+    const queued = await this.deliveries.requeue(id, this.now());
+    this.kick();
+    return queued;
+  }
+}
