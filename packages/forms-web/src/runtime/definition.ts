@@ -68,9 +68,18 @@ export interface Definition {
   thanks?: string;
 }
 
-/** The definition as the public endpoint serves it: spec 2 §2.4 adds the submit block. */
+/**
+ * The definition as the public endpoint serves it, with the submit block the server adds
+ * (docs/forms.md#public-no-token-gated-by-the-forms-allowedorigins); a "pow" form's names where
+ * to get its proof-of-work challenge (docs/forms.md#spam).
+ */
 export interface PublicDefinition extends Definition {
-  submit: { submitUrl: string; submitMethod: string };
+  submit: {
+    submitUrl: string;
+    submitMethod: string;
+    spamProtection?: 'pow';
+    challengeUrl?: string;
+  };
 }
 
 /** One answer value of the submission body (definition-format.md, "The submission body"). */

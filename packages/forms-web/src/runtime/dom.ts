@@ -1,4 +1,4 @@
-// A three-line element builder: the runtime has no framework (issue 6: under 15 KB gzipped).
+// A three-line element builder: the runtime has no framework (docs/forms-web.md#building-and-measuring: under 15 KB gzipped).
 
 type Attrs = Record<string, string | number | boolean | undefined>;
 

@@ -1,8 +1,10 @@
-// Loads a public definition, renders it into a shadow root and submits it (issue 6, "The runtime";
-// spec 2 §4.1 for the two public endpoints and their credentialed CORS).
+// Loads a public definition, renders it into a shadow root and submits it (docs/forms-web.md;
+// docs/forms.md#public-no-token-gated-by-the-forms-allowedorigins for the two public endpoints and
+// their credentialed CORS).
 import type { AnswerValue, PublicDefinition } from './definition.js';
 import { el } from './dom.js';
 import { buildField, type Field } from './fields.js';
+import { PowSolver } from './proof-of-work.js';
 import { STYLES } from './styles.js';
 import { toAnswer, validateAnswer } from './validate.js';
 
@@ -10,7 +12,7 @@ const MSG = {
   loading: 'Loading the form…',
   loadFailed: 'The form could not be loaded. Check your connection and try again.',
   notFound: 'This form could not be found.',
-  // decisions §2: an origin outside allowedOrigins answers 403.
+  // docs/forms.md#public-no-token-gated-by-the-forms-allowedorigins: a refused origin is a 403.
   origin: (origin: string) =>
     `This form cannot be used on this website: its owner has not allowed ${origin}.`,
   sendFailed:
@@ -24,7 +26,7 @@ const MSG = {
 };
 
 /**
- * After a CORS fetch failed: was the server reachable? decisions §2 answers an origin outside
+ * After a CORS fetch failed: was the server reachable? The server answers an origin outside
  * allowedOrigins with a 403 that carries no CORS headers, which the page sees only as a failed
  * fetch. An opaque no-cors GET (never a POST: it must not submit) succeeds when the server
  * answered at all, so a failure there is the network's and a success means the origin was refused.
@@ -123,6 +125,12 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
   });
   const alert = el('div', { class: 'alert', role: 'alert', part: 'alert' });
   const button = el('button', { type: 'submit', part: 'button' }, 'Send');
+  // docs/forms-web.md#spam-protection: a "pow" form starts its proof of work now, while the
+  // person reads and types; the send waits for it only if it is not done by then.
+  const { challengeUrl } = def.submit;
+  const solver =
+    def.submit.spamProtection === 'pow' && challengeUrl ? new PowSolver(challengeUrl) : undefined;
+  solver?.start();
   const form = el(
     'form',
     { novalidate: true, 'aria-labelledby': 'title', part: 'form' },
@@ -165,15 +173,20 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
       invalid[0]?.focusTarget.focus();
       return;
     }
-    answers.submitFields = { ...def.submitFields, _gotcha: trap.value };
+    const submitFields: Record<string, string> = { ...def.submitFields, _gotcha: trap.value };
+    answers.submitFields = submitFields;
     alert.replaceChildren();
     button.disabled = true;
     form.setAttribute('aria-busy', 'true');
     button.textContent = 'Sending…';
     const fail = (text: string, retry: boolean) => {
       alert.replaceChildren(text, retry ? retryButton(() => void send()) : '');
+      // The solution just sent counts once: a retry needs a new one, started now.
+      if (retry) solver?.start();
     };
     try {
+      const altcha = await solver?.take();
+      if (altcha !== undefined) submitFields.altcha = altcha;
       const res = await fetch(def.submit.submitUrl, {
         method: def.submit.submitMethod || 'POST',
         credentials: 'include',

@@ -1,5 +1,5 @@
 // The embeddable runtime in real Chromium, embedded on another loopback origin (localhost) than
-// the forms server (127.0.0.1), against a forms server speaking spec 2's wire format.
+// the forms server (127.0.0.1), against the real forms server (docs/forms.md).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
