@@ -208,18 +208,6 @@ function retentionDays(): Migration {
   };
 }
 
-// Who gets an email notice of each new submission (docs/forms.md#email-notices): a JSON array.
-function notify(): Migration {
-  return {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .alterTable('forms')
-        .addColumn('notify', 'text', (c) => c.notNull().defaultTo('[]'))
-        .execute();
-    },
-  };
-}
-
 // docs/forms.md#webhooks: each attempt keeps what it came to and the first bytes of the answer,
 // test sends are deliveries of their own, and a webhook's log is read by its target, newest first.
 function webhookLog(): Migration {
@@ -240,6 +228,42 @@ function webhookLog(): Migration {
   };
 }
 
+// Who gets an email notice of each new submission (docs/forms.md#email-notices): a JSON array.
+function notify(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('forms')
+        .addColumn('notify', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+    },
+  };
+}
+
+// docs/forms.md#spam: a form's spam protection, and the proof-of-work challenges already used
+// (kept until they expire, so a solution counts once across every instance on the database).
+function spamProtection(types: SqlTypes): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('forms')
+        .addColumn('spam_protection', 'varchar(16)', (c) => c.notNull().defaultTo('honeypot'))
+        .execute();
+      await db.schema
+        .createTable('used_challenges')
+        .addColumn('signature', types.key(128), (c) => c.primaryKey())
+        .addColumn('claim', types.key(40), (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('used_challenges_expires_idx')
+        .on('used_challenges')
+        .column('expires_at')
+        .execute();
+    },
+  };
+}
+
 export function migrationProvider(types: SqlTypes): MigrationProvider {
   return {
     getMigrations: () =>
@@ -248,6 +272,7 @@ export function migrationProvider(types: SqlTypes): MigrationProvider {
         '0002-shared-instances': sharedInstances(types),
         '0003-redirect-url': redirectUrl(),
         '0004-retention-days': retentionDays(),
+        '0006-spam-protection': spamProtection(types),
         '0005-notify': notify(),
         '0007-webhook-log': webhookLog(),
       }),

@@ -31,10 +31,15 @@ export interface FormTable {
   retentionDays: number | null;
   /** JSON array of the addresses email notices go to (docs/forms.md#email-notices). */
   notify: string;
+  /** docs/forms.md#spam: 'honeypot' (the default) or 'pow'. */
+  spamProtection: SpamProtection;
   definitionVersion: number | null;
   createdAt: string;
   updatedAt: string;
 }
+
+/** How a form tells spam from people (docs/forms.md#spam). */
+export type SpamProtection = 'honeypot' | 'pow';
 
 export interface DefinitionTable {
   orgSlug: string;
@@ -128,6 +133,16 @@ export interface RateLimitTable {
   count: number;
 }
 
+/** A proof-of-work challenge whose solution was used, kept until it expires (replay refused). */
+export interface UsedChallengeTable {
+  /** The challenge's HMAC signature (hex): unique to its random nonce and salt. */
+  signature: string;
+  /** Random per claim: the claim whose value is stored is the one that won. */
+  claim: string;
+  /** Epoch ms the challenge expires; swept after. */
+  expiresAt: ColumnType<number | string, number, number>;
+}
+
 export interface Database {
   orgs: OrgTable;
   orgTokens: OrgTokenTable;
@@ -139,4 +154,5 @@ export interface Database {
   pushSubscriptions: PushSubscriptionTable;
   settings: SettingTable;
   rateLimits: RateLimitTable;
+  usedChallenges: UsedChallengeTable;
 }
