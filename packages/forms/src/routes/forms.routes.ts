@@ -79,7 +79,7 @@ export function registerFormRoutes(app: App, deps: RouteDeps): void {
     }),
   );
 
-  // The versions with when each was saved, so the inbox can date them (docs/forms.md#forms-and-definitions).
+  // Each version with when it was saved, for the inbox (docs/forms.md#forms-and-definitions).
   app.get(
     '/api/orgs/:org/forms/:form/definitions',
     {

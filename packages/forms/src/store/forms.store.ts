@@ -378,6 +378,20 @@ export class FormStore {
     };
   }
 
+  /** When each version of a form's definition was saved, newest first. */
+  async versions(
+    orgSlug: string,
+    formId: string,
+  ): Promise<{ version: number; createdAt: string }[]> {
+    return this.db
+      .selectFrom('definitions')
+      .select(['version', 'createdAt'])
+      .where('orgSlug', '=', orgSlug)
+      .where('formId', '=', formId)
+      .orderBy('version', 'desc')
+      .execute();
+  }
+
   /** Every stored version of a form's definition, oldest first. */
   async allDefinitions(
     orgSlug: string,
