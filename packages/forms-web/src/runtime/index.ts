@@ -2,6 +2,7 @@
 //   <script async src=".../runtime.js" data-form=".../api/orgs/<org>/forms/<form>/definition"></script>
 // renders the form in place of the tag, or into the element named by `data-target`. On the hosted
 // page `/f/<org>/<form>` the definition URL comes from the page's own path.
+import { originRefused, showOriginRefused } from '../hosted/origin-check.js';
 import { mountForm } from './form.js';
 
 function hostedDefinitionUrl(): string | null {
@@ -37,7 +38,18 @@ function start(script: HTMLScriptElement): void {
       document.title = (e as CustomEvent<{ title: string }>).detail.title;
     });
   }
-  void mountForm(host, new URL(url, script.src || location.href).href);
+  const definitionUrl = new URL(url, script.src || location.href).href;
+  if (script.dataset.form) void mountForm(host, definitionUrl);
+  else void mountHosted(host, definitionUrl);
+}
+
+/** The hosted page asks first whether its own origin may send answers (see originRefused). */
+async function mountHosted(host: HTMLElement, definitionUrl: string): Promise<void> {
+  if (await originRefused(definitionUrl.replace(/\/definition$/, '/submissions'))) {
+    showOriginRefused(host, location.origin);
+    return;
+  }
+  await mountForm(host, definitionUrl);
 }
 
 const current = document.currentScript;
