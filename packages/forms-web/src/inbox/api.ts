@@ -152,6 +152,24 @@ export class Api {
     return this.json(`/forms/${encodeURIComponent(form)}/submissions/${encodeURIComponent(id)}`);
   }
 
+  /** A page of one form's spam, newest first (docs/forms.md#spam). */
+  async spam(form: string, limit = 50, before?: string): Promise<SubmissionSummary[]> {
+    const query = `?limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
+    const { submissions } = await this.json<{ submissions: SubmissionSummary[] }>(
+      `/forms/${encodeURIComponent(form)}/spam${query}`,
+    );
+    return submissions;
+  }
+
+  /** Stores a spam submission as normal and fans it out; answers how many deliveries it queued. */
+  async notSpam(form: string, id: string): Promise<number> {
+    const { queued } = await this.json<{ queued: number }>(
+      `/forms/${encodeURIComponent(form)}/submissions/${encodeURIComponent(id)}/not-spam`,
+      { method: 'POST' },
+    );
+    return queued;
+  }
+
   async markRead(form: string, id: string): Promise<void> {
     await this.json(
       `/forms/${encodeURIComponent(form)}/submissions/${encodeURIComponent(id)}/read`,

@@ -9,6 +9,7 @@ import { Feed } from './views/feed.js';
 import { FormsList } from './views/forms-list.js';
 import { PushSwitch } from './views/push-switch.js';
 import { SignIn } from './views/sign-in.js';
+import { SpamFeed } from './views/spam.js';
 import { SubmissionView } from './views/submission.js';
 import { UnreadBadge } from './views/unread-badge.js';
 
@@ -77,6 +78,9 @@ export function App() {
         {route.name === 'forms' && <FormsList api={api} onUnauthorized={onUnauthorized} />}
         {route.name === 'form' && (
           <Feed key={route.form} api={api} form={route.form} onUnauthorized={onUnauthorized} />
+        )}
+        {route.name === 'spam' && (
+          <SpamFeed key={route.form} api={api} form={route.form} onUnauthorized={onUnauthorized} />
         )}
         {route.name === 'submission' && (
           <SubmissionView

@@ -1,5 +1,5 @@
 // Hash routes (docs/definition-format.md): #/ (all submissions), #/forms, #/forms/<form>,
-// #/submissions/<form>/<id>; and the management views of docs/forms-web.md ("Managing forms"):
+// #/forms/<form>/spam (docs/forms-web.md#spam), #/submissions/<form>/<id>; and the management views of docs/forms-web.md ("Managing forms"):
 // #/new-form, #/forms/<form>/settings/<tab>, #/tokens.
 import { useEffect, useState } from 'preact/hooks';
 
@@ -7,6 +7,7 @@ export type Route =
   | { name: 'feed' }
   | { name: 'forms' }
   | { name: 'form'; form: string }
+  | { name: 'spam'; form: string }
   | { name: 'submission'; form: string; id: string }
   | { name: 'new-form' }
   | { name: 'settings'; form: string; tab: SettingsTab }
@@ -24,6 +25,9 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'forms' && parts[1] && parts[2] === 'settings') {
     return { name: 'settings', form: parts[1], tab: isTab(parts[3]) ? parts[3] : 'details' };
   }
+  if (parts[0] === 'forms' && parts[1] && parts[2] === 'spam') {
+    return { name: 'spam', form: parts[1] };
+  }
   if (parts[0] === 'forms' && parts[1]) return { name: 'form', form: parts[1] };
   if (parts[0] === 'new-form') return { name: 'new-form' };
   if (parts[0] === 'tokens') return { name: 'tokens' };
@@ -38,6 +42,7 @@ export const href = {
   feed: () => '#/',
   forms: () => '#/forms',
   form: (form: string) => `#/forms/${encodeURIComponent(form)}`,
+  spam: (form: string) => `#/forms/${encodeURIComponent(form)}/spam`,
   newForm: () => '#/new-form',
   settings: (form: string, tab: SettingsTab = 'details') =>
     `#/forms/${encodeURIComponent(form)}/settings/${tab}`,

@@ -1,9 +1,11 @@
-// A feed of submissions, across forms or for one form, newest first, unread marked (issue 6).
+// A feed of submissions, across forms or for one form, newest first, unread marked
+// (docs/forms-web.md#the-inbox).
 import { useState } from 'preact/hooks';
 import type { Api, FormSummary, SubmissionSummary } from '../api.js';
 import { formatDate, previewText } from '../format.js';
 import { href } from '../route.js';
 import { FormTools } from './form-tools.js';
+import { FormTabs } from './spam.js';
 import { useLoad } from '../use-load.js';
 
 interface FeedData {
@@ -53,6 +55,7 @@ export function Feed(props: { api: Api; form?: string; onUnauthorized: () => voi
         <h1 id="feed-title">{title}</h1>
         {data && <span class="muted">{unread > 0 ? `${unread} unread` : 'All read'}</span>}
       </div>
+      {form && <FormTabs form={form} current="feed" />}
       {form && <FormTools api={api} form={form} />}
       {error && (
         <p class="error" role="alert">

@@ -1,6 +1,6 @@
 // One submission: answers under the labels of the definition version it was submitted against
 // (so old answers stay readable after the form changes), metadata, webhook deliveries with a
-// redeliver button. Opening it marks it read (spec 2 §2.5: `read` is a human-facing flag).
+// redeliver button. Opening it marks it read (docs/forms.md#submissions: `read` is for people).
 import { useEffect, useState } from 'preact/hooks';
 import type { Api, Definition, Delivery, Submission } from '../api.js';
 import { answerRows, formatDate } from '../format.js';
@@ -61,6 +61,7 @@ export function SubmissionView(props: {
         </p>
       )}
       {!data && !error && <p class="muted">Loading…</p>}
+      {data?.record.spam && <NotSpam api={api} record={data.record} onDone={reload} />}
       {data && <Details data={data} />}
       {data && <Deliveries api={api} record={data.record} onDone={reload} />}
     </article>
@@ -110,6 +111,33 @@ function Details({ data }: { data: Data }) {
         ))}
       </dl>
     </>
+  );
+}
+
+/** docs/forms-web.md#spam: a spam submission can be taken out of the spam from its page too. */
+function NotSpam(props: { api: Api; record: Submission; onDone: () => void }) {
+  const [message, setMessage] = useState<string | null>(null);
+  const move = async () => {
+    try {
+      await props.api.notSpam(props.record.form, props.record.id);
+      dispatchEvent(new Event(REFRESH_EVENT));
+      props.onDone();
+    } catch (err) {
+      setMessage(`Could not move it: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  return (
+    <div class="warning">
+      <p>This submission is in the spam: it was stored but sent nowhere.</p>
+      <button type="button" class="secondary" onClick={() => void move()}>
+        Not spam
+      </button>
+      {message && (
+        <p class="error" role="alert">
+          {message}
+        </p>
+      )}
+    </div>
   );
 }
 

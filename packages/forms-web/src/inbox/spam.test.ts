@@ -1,0 +1,145 @@
+// The inbox's spam view (docs/forms-web.md#spam) in real Chromium against the real forms server:
+// a submission the honeypot caught is listed under Spam, "Not spam" moves it to the form's
+// submissions and a loopback webhook receiver gets it; by keyboard alone, and on a phone in dark
+// mode, with no serious or critical axe violation.
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../test-support/axe.js';
+import { launchBrowser } from '../test-support/browser.js';
+import { ensureBuilt } from '../test-support/build.js';
+import { startReceiver } from '../test-support/receiver.js';
+import { type Site, startSite } from '../test-support/site.js';
+import { type Stack, startStack } from '../test-support/stack.js';
+
+let browser: Browser;
+let site: Site;
+let stack: Stack;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startSite('localhost');
+  stack = await startStack([site.origin]);
+  receiver = await startReceiver();
+  browser = await launchBrowser();
+  await stack.putContactForm([site.origin], undefined, [
+    { url: receiver.url, secret: 'whsec_c2VjcmV0' },
+  ]);
+});
+
+afterAll(async () => {
+  await browser.close();
+  await site.close();
+  await stack.close();
+  await receiver.close();
+});
+
+/** A submission whose honeypot is filled, as a form-filling bot sends it: stored as spam. */
+async function botSubmission(name: string): Promise<string> {
+  const res = await fetch(`${stack.url}/api/orgs/acme/forms/contact/submissions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: site.origin },
+    body: JSON.stringify({ name, email: 'bot@example.com', submitFields: { _gotcha: 'filled' } }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function openInbox(hash: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  page.on('close', () => {
+    context.close().catch(() => undefined);
+  });
+  await page.goto(stack.url);
+  await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
+  await page.getByLabel('Organisation token').fill(stack.token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'All submissions' }).waitFor();
+  await page.goto(`${stack.url}/${hash}`);
+  return page;
+}
+
+/** Presses Tab until the focused element has this accessible text; fails after 40 stops. */
+async function tabTo(page: Page, text: string): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(
+      () =>
+        document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent,
+    );
+    if (focused?.trim().startsWith(text)) return;
+  }
+  throw new Error(`no tab stop named ${text}`);
+}
+
+const delivered = async (id: string) => {
+  for (let i = 0; i < 200; i++) {
+    if (receiver.received.some((r) => r.body.includes(id))) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+};
+
+describe('spam view', () => {
+  it('lists spam apart and "Not spam" moves it to the feed and sends it on, by keyboard alone', async () => {
+    const id = await botSubmission('Keyboard Bot');
+    const page = await openInbox('#/forms/contact');
+    await page.getByRole('heading', { name: 'Contact' }).waitFor();
+    // The feed leaves spam out.
+    await page.getByRole('navigation', { name: 'Form views' }).waitFor();
+    expect(await page.getByText('Keyboard Bot').count()).toBe(0);
+
+    await tabTo(page, 'Spam');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Spam' }).waitFor();
+    await page.getByText('Keyboard Bot').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(receiver.received.some((r) => r.body.includes(id))).toBe(false);
+
+    await tabTo(page, 'Not spam: Keyboard Bot');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('Moved to the submissions and sent on').waitFor();
+    expect(await page.getByText('Keyboard Bot').count()).toBe(0);
+    expect(await delivered(id)).toBe(true);
+    const webhook = receiver.received.find((r) => r.body.includes(id));
+    expect((JSON.parse(webhook!.body) as { data: { spam: boolean } }).data.spam).toBe(false);
+
+    await tabTo(page, 'Submissions');
+    await page.keyboard.press('Enter');
+    await page.getByText('Keyboard Bot').waitFor();
+    await page.close();
+  });
+
+  it('works on a phone in dark mode, without sideways scrolling or axe violations', async () => {
+    const id = await botSubmission(
+      'Phone Bot with a rather long name that must not widen the page',
+    );
+    const page = await openInbox('#/forms/contact/spam', {
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+      colorScheme: 'dark',
+    });
+    await page.getByText('Phone Bot').waitFor();
+    const fits = () =>
+      page.evaluate(
+        () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+      );
+    expect(await fits()).toBe(true);
+    expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(
+      true,
+    );
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The submission's own page offers "Not spam" too.
+    await page.getByRole('link', { name: /Phone Bot/ }).tap();
+    await page.getByText('This submission is in the spam').waitFor();
+    expect(await fits()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Not spam' }).tap();
+    await page.getByText('This submission is in the spam').waitFor({ state: 'detached' });
+    expect(await delivered(id)).toBe(true);
+    await page.close();
+  });
+});
