@@ -1,6 +1,7 @@
 // Hash routes (docs/definition-format.md): #/ (all submissions), #/forms, #/forms/<form>,
-// #/forms/<form>/spam (docs/forms-web.md#spam), #/submissions/<form>/<id>; and the management views of docs/forms-web.md ("Managing forms"):
-// #/new-form, #/forms/<form>/settings/<tab>, #/tokens.
+// #/forms/<form>/spam (docs/forms-web.md#spam), #/submissions/<form>/<id>; and the management
+// views of docs/forms-web.md ("Managing forms"): #/new-form, #/forms/<form>/settings/<tab>,
+// #/tokens.
 import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
