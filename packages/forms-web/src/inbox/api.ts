@@ -1,5 +1,5 @@
-// The admin API the inbox calls (spec 2 §4.3–4.5, decisions §2 for the bodies), with the
-// organisation token as a bearer (spec 2 §5: a browser never holds the admin token).
+// The admin API the inbox calls (docs/forms.md#endpoints), with the organisation token as a
+// bearer (docs/forms.md#authentication: a browser never holds the admin token).
 
 export interface FormSummary {
   id: string;
@@ -222,7 +222,7 @@ export class Api {
   }
 }
 
-/** The server's public VAPID key (decisions §2: no token needed). */
+/** The server's public VAPID key (docs/forms.md#push-service-web-app: no token needed). */
 export async function vapidKey(base = ''): Promise<string> {
   const res = await fetch(`${base}/api/push/vapid`);
   if (!res.ok) throw new ApiError(res.status, 'The server has no push key.');

@@ -131,15 +131,15 @@ function checkWebhook(hook: { url: string; secret?: string }, index: number): We
   return { url: hook.url, secret };
 }
 
-/** spec 2 §3: "present and non-empty" — null, {} and undefined leave the definition alone. */
+/** docs/forms.md#forms-and-definitions: null, {} and undefined leave the definition alone. */
 export function isNonEmptyDefinition(v: unknown): boolean {
   return typeof v === 'object' && v !== null && Object.keys(v).length > 0;
 }
 
 /**
- * spec 2 §4.3 rule 1: name, description, allowedOrigins and webhooks are replaced unconditionally
- * (omitted means empty; an omitted name falls back to the form id); rule 2: the definition only
- * when present and non-empty, and then validated (issue 6).
+ * docs/forms.md#forms-and-definitions: a PUT replaces every field (omitted means empty; an omitted
+ * name falls back to the form id); the definition only when present and non-empty, and then
+ * validated against docs/definition-format.md.
  */
 export function toFormWrite(formId: string, body: FormBody): FormWrite {
   const definition = isNonEmptyDefinition(body.definition) ? body.definition : undefined;

@@ -71,7 +71,10 @@ export interface FormWrite {
   retentionDays: number | null;
   notify: string[];
   spamProtection: SpamProtection;
-  /** Undefined leaves the stored definition and its version untouched (spec 2 §4.3 rule 2). */
+  /**
+   * Undefined leaves the stored definition and its version untouched
+   * (docs/forms.md#forms-and-definitions).
+   */
   definition: object | undefined;
 }
 
@@ -311,7 +314,8 @@ export class FormStore {
       .executeTakeFirstOrThrow();
   }
 
-  // spec 2 §9: an unchanged definition is not re-versioned (compared key-order-insensitively).
+  // docs/forms.md#forms-and-definitions: an unchanged definition is not re-versioned (compared
+  // with object keys in any order).
   private async storeDefinition(
     trx: Transaction<Database>,
     orgSlug: string,
@@ -410,7 +414,10 @@ export class FormStore {
     }));
   }
 
-  /** Deletes the form, its definitions, its answers and their deliveries (spec 2 §3). */
+  /**
+   * Deletes the form, its definitions, its answers and their deliveries
+   * (docs/forms.md#forms-and-definitions).
+   */
   async delete(orgSlug: string, id: string): Promise<boolean> {
     return this.invalidating(
       orgSlug,

@@ -15,7 +15,7 @@ export interface OrgTokenTable {
   id: string;
   orgSlug: string;
   label: string;
-  /** hex(sha256(secret)); the secret itself is never stored (spec 2 §5 rule 5). */
+  /** hex(sha256(secret)); the secret itself is never stored (docs/forms.md#authentication). */
   tokenHash: string;
   createdAt: string;
 }

@@ -39,9 +39,10 @@ const pageSize = 64;
 const pageTtlMs = 1_000;
 
 /**
- * Drains the durable outbox (issue 5): picks due deliveries, sends them with bounded concurrency,
- * records each attempt, and schedules the next one per 0-decisions §2. State lives only in the
- * database, so a restart resumes where the last process stopped (at least once).
+ * Drains the durable outbox (docs/forms.md#webhooks): picks due deliveries, sends them with
+ * bounded concurrency, records each attempt, and schedules the next one on the retry schedule.
+ * State lives only in the database, so a restart resumes where the last process stopped (at
+ * least once).
  */
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, Promise<void>>();
