@@ -66,6 +66,28 @@ describe('proof of work in the runtime', () => {
     await page.close();
   });
 
+  it('a send that failed (server down) is tried again and still arrives as not spam', async () => {
+    const definitionUrl = `${stack.url}/api/orgs/acme/forms/quick/definition`;
+    const page = await context.newPage();
+    await page.goto(site.page('/pow-retry', embedPage(`${stack.url}/runtime.js`, definitionUrl)));
+    await page.getByRole('heading', { name: 'Quick question' }).waitFor();
+    await page.getByLabel('Your name').fill('Grace');
+    await stack.stop();
+    try {
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('could not be sent because of a network or server problem').waitFor({
+        timeout: 30_000,
+      });
+    } finally {
+      await stack.restart();
+    }
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText('Got it.').waitFor({ timeout: 30_000 });
+    const stored = (await stack.submissions()).find((r) => r.answers.name === 'Grace');
+    expect(stored?.spam).toBe(false);
+    await page.close();
+  });
+
   it('a honeypot form asks for no challenge', async () => {
     const page = await context.newPage();
     const challenges: string[] = [];
