@@ -11,7 +11,7 @@ import { ensureBuilt } from '../test-support/build.js';
 import { startReceiver } from '../test-support/receiver.js';
 import { type Site, startSite } from '../test-support/site.js';
 import { CONTACT_DEFINITION } from '../test-support/definitions.js';
-import { type Stack, startFailingWebhook, startStack } from '../test-support/stack.js';
+import { type Stack, startStack } from '../test-support/stack.js';
 
 let browser: Browser;
 let site: Site;
@@ -22,7 +22,8 @@ beforeAll(async () => {
   ensureBuilt();
   site = await startSite('localhost');
   stack = await startStack([site.origin]);
-  receiver = await startReceiver();
+  // It answers like a real receiver that says something back: the log shows it.
+  receiver = await startReceiver({ status: 202, body: '{"accepted":true}' });
   browser = await launchBrowser();
 });
 
@@ -165,6 +166,20 @@ describe('managing forms', () => {
     expect(await page.locator('.changes').innerText()).toBe(
       'Changed questions[name].label: "Your name" → "Full name"',
     );
+    // Each version says when it was saved: the server's time, newest first.
+    const { versions } = await stack.api<{ versions: { version: number; createdAt: string }[] }>(
+      'GET',
+      '/api/orgs/acme/forms/newsletter-signup/definitions',
+    );
+    const savedList = page.getByRole('list', { name: 'Saved versions' });
+    await expect
+      .poll(() =>
+        savedList.locator('time').evaluateAll((ts) => ts.map((t) => t.getAttribute('datetime'))),
+      )
+      .toEqual(versions.map((v) => v.createdAt));
+    expect(await savedList.getByRole('listitem').first().innerText()).toMatch(
+      /^Version 2 \(current\)\s+saved .+ \(.+\)$/,
+    );
 
     // Origins: both warnings, a refused value, then the site and the hosted page.
     await tab(page, 'Allowed origins').click();
@@ -195,6 +210,29 @@ describe('managing forms', () => {
     await page.getByRole('button', { name: 'I have saved the secret' }).click();
     await expect.poll(() => page.getByText(secret).count()).toBe(0);
     await page.getByText('No deliveries yet').waitFor();
+
+    // Send test: the form has no submission yet, so a sample made from the definition goes out,
+    // signed, and the outcome and the log say what the receiver answered.
+    const hookLog = page.getByRole('region', { name: `Deliveries to ${receiver.url}` });
+    await hookLog.getByRole('button', { name: 'Send test' }).click();
+    await hookLog
+      .getByRole('status')
+      .getByText(/^Test delivered: HTTP 202 in \d+ ms\. It carried a sample submission/)
+      .waitFor();
+    expect(receiver.received).toHaveLength(1);
+    const sample = JSON.parse(receiver.received[0]!.body) as Record<string, unknown>;
+    expect(sample).toMatchObject({
+      type: 'submission.test',
+      data: { form: 'newsletter-signup', answers: { email: 'test@example.com', consent: true } },
+    });
+    const tested = hookLog
+      .getByRole('listitem')
+      .filter({ hasText: 'Test with a sample submission' });
+    expect(await tested.innerText()).toContain('Delivered');
+    expect(await tested.locator('p').first().innerText()).toMatch(
+      /^1 attempt · HTTP 202 · delivered /,
+    );
+    expect(await tested.locator('pre.response').innerText()).toBe('{"accepted":true}');
     const saved = await readForm('newsletter-signup');
     expect(saved.allowedOrigins).toEqual([site.origin, stack.url]); // kept by the webhook write
     expect(saved.definitionVersion).toBe(2);
@@ -223,8 +261,9 @@ describe('managing forms', () => {
     await visitor.close();
 
     // The receiver got it, signed with the secret the page showed (Standard Webhooks).
-    await expect.poll(() => receiver.received.length).toBe(1);
-    const hit = receiver.received[0]!;
+    await expect.poll(() => receiver.received.length).toBe(2);
+    const hit = receiver.received[1]!;
+    expect(JSON.parse(hit.body)).toMatchObject({ type: 'submission.created' });
     const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
     const signed = `${String(hit.headers['webhook-id'])}.${String(hit.headers['webhook-timestamp'])}.${hit.body}`;
     expect(String(hit.headers['webhook-signature'])).toBe(
@@ -237,16 +276,21 @@ describe('managing forms', () => {
       consent: true,
     });
 
-    // The delivery log shows it, and redeliver sends it again.
+    // The delivery log shows it above the test, and Redeliver sends it again, to this webhook.
     await tab(page, 'Webhooks').click();
-    const row = page
-      .getByRole('region', { name: `Deliveries to ${receiver.url}` })
-      .getByRole('row');
-    await row.getByRole('cell', { name: 'delivered', exact: true }).waitFor();
-    expect(await row.nth(1).innerText()).toContain('HTTP 204');
-    await row.nth(1).getByRole('button', { name: 'Redeliver' }).click();
-    await page.getByRole('status').getByText('Redelivery queued.').waitFor();
-    await expect.poll(() => receiver.received.length).toBe(2);
+    const delivered = hookLog.getByRole('listitem').filter({ hasText: 'A new submission' });
+    await delivered.getByText('1 attempt · HTTP 202').waitFor();
+    expect(await hookLog.locator('.delivery').first().innerText()).toContain('A new submission');
+    expect(await delivered.locator('.state').first().innerText()).toBe('Delivered');
+    await delivered.getByRole('button', { name: /^Redeliver/ }).click();
+    await hookLog
+      .getByRole('status')
+      .getByText(/^Redelivery of the delivery of .* queued\.$/)
+      .waitFor();
+    await expect.poll(() => receiver.received.length).toBe(3);
+    expect(receiver.received[2]!.headers['webhook-id']).toBe(hit.headers['webhook-id']);
+    await delivered.getByText('2 attempts · HTTP 202').waitFor({ timeout: 10_000 });
+    expect(await axeViolations(page)).toEqual([]);
 
     // And the submission is in the inbox.
     await page.getByRole('link', { name: /^All submissions/ }).click();
@@ -285,34 +329,53 @@ describe('managing forms', () => {
     });
   });
 
-  it('shows why a webhook fails in its delivery log, and redelivers', async () => {
-    const failing = await startFailingWebhook();
+  it('shows why a webhook fails in its delivery log, the answer as text, and redelivers', async () => {
+    // The receiver's answer is hostile: markup and a control character are shown as text.
+    const failing = await startReceiver({
+      status: 500,
+      body: '<b>receiver</b> is broken<img src=x onerror="window.pwned=1">\u0000',
+    });
+    const hits = () => failing.received.length;
     try {
       await stack.putContactForm([site.origin], CONTACT_DEFINITION, [{ url: failing.url }]);
       await stack.submit({ name: 'Annie Easley', terms: true }, site.origin);
-      await expect.poll(() => failing.hits()).toBe(1);
+      await expect.poll(hits).toBe(1);
       const page = await openInbox();
       await page.getByRole('link', { name: 'Forms', exact: true }).click();
       await page.getByRole('link', { name: /Contact/ }).click();
       await page.getByRole('link', { name: 'Form settings' }).click();
       await tab(page, 'Webhooks').click();
       const log = page.getByRole('region', { name: `Deliveries to ${failing.url}` });
-      const row = log.getByRole('row').nth(1);
-      await row.getByRole('cell', { name: 'pending', exact: true }).waitFor();
-      expect(await row.innerText()).toMatch(/1 attempt · HTTP 500 · .*next try/);
-      await row.getByRole('button', { name: 'Redeliver' }).click();
-      await page.getByRole('status').getByText('Redelivery queued.').waitFor();
-      await expect.poll(() => failing.hits()).toBe(2);
+      const row = log.getByRole('listitem').filter({ hasText: 'A new submission' });
+      await row.locator('.state').getByText('Retrying', { exact: true }).first().waitFor();
+      expect(await row.locator('p').first().innerText()).toMatch(
+        /^1 attempt · HTTP 500 · next try in /,
+      );
+      const attempt = row.locator('.attempts li').first();
+      expect(await attempt.innerText()).toMatch(/^Failed, retrying · HTTP 500 · \d+ ms · /);
+      const answer = attempt.locator('pre.response');
+      expect(await answer.innerText()).toBe(
+        '<b>receiver</b> is broken<img src=x onerror="window.pwned=1">\\u0000',
+      );
+      expect(await answer.locator('*').count()).toBe(0);
+      expect(await page.evaluate(() => 'pwned' in window)).toBe(false);
+      await row.getByRole('button', { name: /^Redeliver/ }).click();
+      await log
+        .getByRole('status')
+        .getByText(/^Redelivery of the delivery of .* queued\.$/)
+        .waitFor();
+      await expect.poll(hits).toBe(2);
       // The second attempt is recorded a moment after the receiver saw it: Refresh until then.
       await expect
         .poll(
           async () => {
-            await page.getByRole('button', { name: 'Refresh' }).click();
-            return row.innerText();
+            await log.getByRole('button', { name: 'Refresh' }).click();
+            return row.locator('p').first().innerText();
           },
           { timeout: 10_000, interval: 500 },
         )
-        .toMatch(/2 attempts · HTTP 500/);
+        .toMatch(/^2 attempts · HTTP 500/);
+      expect(await row.locator('.attempts > li').count()).toBe(2);
       expect(await axeViolations(page)).toEqual([]);
       await page.close();
     } finally {
@@ -391,16 +454,16 @@ describe('managing forms', () => {
     await page.close();
   });
 
-  it('can be used with the keyboard alone: create a form, write its definition, allow and remove an origin', async () => {
+  it('can be used with the keyboard alone: create a form, write its definition, allow and remove an origin, test and redeliver a webhook', async () => {
     const page = await openInbox();
     /** Presses Tab until the control with this role and name has the focus. */
-    const tabTo = async (role: 'link' | 'button' | 'textbox', name: string) => {
+    const tabTo = async (role: 'link' | 'button' | 'textbox', name: string | RegExp) => {
       const target = page.getByRole(role, { name, exact: true });
       for (let n = 0; n < 80; n++) {
         await page.keyboard.press('Tab');
         if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
       }
-      throw new Error(`Tab never reached the ${role} "${name}"`);
+      throw new Error(`Tab never reached the ${role} "${String(name)}"`);
     };
     await tabTo('link', 'Forms');
     await page.keyboard.press('Enter');
@@ -431,6 +494,28 @@ describe('managing forms', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('status').getByText(`Removed ${site.origin}.`).waitFor();
     expect((await readForm('keyboard-form')).allowedOrigins).toEqual([]);
+
+    // A webhook: add it, send a test and redeliver it.
+    await tabTo('link', 'Webhooks');
+    await page.keyboard.press('Enter');
+    await tabTo('textbox', 'Webhook URL');
+    await page.keyboard.type(receiver.url);
+    await page.keyboard.press('Enter');
+    await tabTo('button', 'I have saved the secret');
+    await page.keyboard.press('Enter');
+    await tabTo('button', 'Send test');
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('status')
+      .getByText(/^Test delivered: HTTP 202/)
+      .waitFor();
+    await tabTo('button', /^Redeliver the delivery of /);
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('status')
+      .getByText(/^Redelivery of the delivery of .* queued\.$/)
+      .waitFor();
+    await page.getByText('2 attempts · HTTP 202').waitFor({ timeout: 10_000 });
     await page.close();
   });
 

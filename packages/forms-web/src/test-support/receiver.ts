@@ -1,5 +1,6 @@
-// A webhook receiver on loopback that answers 204 and keeps every request it was sent (headers
-// and raw body), so a test can check the Standard Webhooks signature as a real receiver would.
+// A webhook receiver on loopback that keeps every request it was sent (headers and raw body), so a
+// test can check the Standard Webhooks signature as a real receiver would. It answers 204, or the
+// status and body it is given (a receiver that fails, or says something back).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -8,7 +9,9 @@ export interface Received {
   body: string;
 }
 
-export async function startReceiver(): Promise<{
+export async function startReceiver(
+  answer: { status: number; body?: string | Buffer } = { status: 204 },
+): Promise<{
   url: string;
   received: Received[];
   close: () => Promise<void>;
@@ -19,7 +22,7 @@ export async function startReceiver(): Promise<{
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(204).end();
+      res.writeHead(answer.status).end(answer.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,7 +1,6 @@
 // The admin API calls of the management views (docs/forms.md, "Forms and definitions", "Organisations
-// and tokens"). The server's form PUT replaces name, description, origins and webhooks together, so
-// `patchForm` reads the whole form, changes only what the view edits and writes every field back
-// (docs/forms-web.md, "Managing forms": PATCH semantics on the client).
+// and tokens"). Every change to a form is the server's PATCH, which changes only the fields it
+// names: a view sends only what it edits.
 import { type Api, ApiError, type FormRecord, type TokenInfo } from '../api.js';
 
 export interface FormChange {
@@ -26,16 +25,12 @@ export async function readForm(api: Api, form: string): Promise<FormRecord> {
   return (await api.formInfo(form)).form;
 }
 
-/** Changes only the fields in `change`; the definition is left out, so it is not touched. */
-export async function patchForm(api: Api, form: string, change: FormChange): Promise<FormRecord> {
-  const current = await readForm(api, form);
-  return putJson<FormRecord>(api, formPath(form), {
-    name: current.name,
-    description: current.description,
-    allowedOrigins: current.allowedOrigins,
-    webhooks: current.webhooks,
-    ...change,
-  });
+/**
+ * Changes only the fields in `change` (docs/forms.md#forms-and-definitions: PATCH); a `webhooks`
+ * or `allowedOrigins` list replaces the whole list.
+ */
+export function patchForm(api: Api, form: string, change: FormChange): Promise<FormRecord> {
+  return putJson<FormRecord>(api, formPath(form), change, 'PATCH');
 }
 
 /** Creates a form; refuses an id that is taken (a PUT would silently replace that form). */
@@ -65,6 +60,18 @@ export async function saveDefinition(api: Api, form: string, definition: unknown
     definition,
   );
   return version;
+}
+
+/** Every version of the form's definition with when it was saved, newest first. */
+export async function definitionVersions(
+  api: Api,
+  form: string,
+): Promise<{ version: number; createdAt: string }[]> {
+  return (
+    await api.json<{ versions: { version: number; createdAt: string }[] }>(
+      `${formPath(form)}/definitions`,
+    )
+  ).versions;
 }
 
 export function definitionVersion(api: Api, form: string, version: number): Promise<unknown> {

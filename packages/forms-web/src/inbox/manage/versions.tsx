@@ -1,10 +1,16 @@
-// The definition's versions (1 to the current one; every version stays readable on the server)
-// and what changed between any two of them.
+// The definition's versions (1 to the current one; every version stays readable on the server),
+// each with when it was saved, and what changed between any two of them.
 import { useState } from 'preact/hooks';
 import type { Api } from '../api.js';
+import { formatDate } from '../format.js';
+import { useLoad } from '../use-load.js';
 import { errorText } from './error-text.js';
-import { definitionVersion } from './form-admin.js';
+import { definitionVersion, definitionVersions } from './form-admin.js';
 import { type Change, diffJson } from './json-diff.js';
+import { relativeTime } from './relative-time.js';
+
+/** How many versions are listed before "Show all versions". */
+const LISTED = 5;
 
 const show = (v: unknown) => {
   const s = JSON.stringify(v);
@@ -25,6 +31,13 @@ export function Versions(props: { api: Api; form: string; current: number }) {
   const [changes, setChanges] = useState<Change[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const versions = Array.from({ length: current }, (_, n) => current - n);
+  const [all, setAll] = useState(false);
+  const dated = useLoad(
+    () => definitionVersions(api, form),
+    [api, form, current],
+    () => undefined, // the settings page above signs out on a 401
+  );
+  const savedAt = new Map(dated.data?.map((v) => [v.version, v.createdAt]));
 
   const compare = async (e: Event) => {
     e.preventDefault();
@@ -54,6 +67,7 @@ export function Versions(props: { api: Api; form: string; current: number }) {
           <option key={v} value={v}>
             Version {v}
             {v === current ? ' (current)' : ''}
+            {savedAt.has(v) ? `, ${formatDate(savedAt.get(v))}` : ''}
           </option>
         ))}
       </select>
@@ -67,6 +81,36 @@ export function Versions(props: { api: Api; form: string; current: number }) {
         {current} {current === 1 ? 'version' : 'versions'}; each submission keeps the version it was
         sent against.
       </p>
+      {dated.data && (
+        <ol class="plain-list" aria-label="Saved versions">
+          {dated.data.slice(0, all ? undefined : LISTED).map((v) => (
+            <li key={v.version}>
+              <span>
+                Version {v.version}
+                {v.version === current ? ' (current)' : ''}
+              </span>
+              <span class="muted">
+                saved{' '}
+                <time dateTime={v.createdAt} title={formatDate(v.createdAt)}>
+                  {relativeTime(v.createdAt)}
+                </time>{' '}
+                ({formatDate(v.createdAt)})
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {dated.data && dated.data.length > LISTED && !all && (
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            setAll(true);
+          }}
+        >
+          Show all {dated.data.length} versions
+        </button>
+      )}
       {current > 1 && (
         <form class="row" onSubmit={(e) => void compare(e)}>
           {select('v-from', 'From', from, setFrom)}

@@ -1,12 +1,9 @@
 // The form's webhooks: add (the secret is shown once, with how to check signatures), remove, and
-// each webhook's deliveries for the form's recent submissions, with redeliver. Written through
-// patchForm, so origins and the rest stay as they are.
+// each webhook's delivery log with Send test and Redeliver (delivery-log.tsx). Written with the
+// server's PATCH of `webhooks`, so origins and the rest stay as they are.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Api, Delivery } from '../api.js';
-import { formatDate } from '../format.js';
-import { href } from '../route.js';
-import { useLoad } from '../use-load.js';
 import { CopyButton } from './copy-button.js';
+import { DeliveryLog } from './delivery-log.js';
 import { errorText } from './error-text.js';
 import { patchForm, webhookUrlProblem } from './form-admin.js';
 import type { TabProps } from './form-settings.js';
@@ -56,7 +53,8 @@ export function Webhooks({ api, info, reload }: TabProps) {
     <>
       <p>
         Each submission is sent as a signed <code>POST</code> to every webhook, retried for about a
-        day until the receiver answers 2xx.
+        day until the receiver answers 2xx. <strong>Send test</strong> sends the latest submission
+        (or a sample) at once, marked as a test, and shows what the receiver answered.
       </p>
       {created && (
         <NewSecret
@@ -145,107 +143,6 @@ function NewSecret(props: { hook: { url: string; secret: string }; onDone: () =>
       <button type="button" onClick={props.onDone}>
         I have saved the secret
       </button>
-    </div>
-  );
-}
-
-/** "2 attempts · HTTP 500 · next try …", or "1 attempt · HTTP 204 · delivered …". */
-function details(d: Delivery): string {
-  const parts = [`${String(d.attempts)} ${d.attempts === 1 ? 'attempt' : 'attempts'}`];
-  if (d.lastStatus !== null) parts.push(`HTTP ${String(d.lastStatus)}`);
-  if (d.lastError) parts.push(d.lastError);
-  if (d.deliveredAt) parts.push(`delivered ${formatDate(d.deliveredAt)}`);
-  else if (d.nextAttemptAt) parts.push(`next try ${formatDate(d.nextAttemptAt)}`);
-  return parts.join(' · ');
-}
-
-interface LogRow {
-  submission: string;
-  receivedAt: string;
-  delivery: Delivery;
-}
-
-/** The webhook's deliveries for the form's 20 latest submissions (one request per submission). */
-function DeliveryLog(props: { api: Api; form: string; url: string }) {
-  const { api, form, url } = props;
-  const [note, setNote] = useState<string | null>(null);
-  const { data, error, reload } = useLoad(
-    async () => {
-      const recent = await api.feed(form, 20);
-      const records = await Promise.all(recent.map((s) => api.submission(form, s.id)));
-      return records.flatMap((r) =>
-        (r.deliveries ?? [])
-          .filter((d) => d.kind !== 'push' && d.target === url)
-          .map((d) => ({ submission: r.id, receivedAt: r.receivedAt, delivery: d })),
-      );
-    },
-    [api, form, url],
-    () => undefined, // the settings page above signs out on a 401
-  );
-  const redeliver = async (id: string) => {
-    setNote(null);
-    try {
-      await api.redeliver(form, id);
-      setNote('Redelivery queued.');
-      setTimeout(reload, 1500);
-    } catch (err) {
-      setNote(errorText(err));
-    }
-  };
-  const rows: LogRow[] = data ?? [];
-  return (
-    <div class="delivery-log">
-      <div class="row">
-        <h3 class="grow">Deliveries</h3>
-        <button type="button" class="secondary" onClick={reload}>
-          Refresh
-        </button>
-      </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {data && rows.length === 0 && (
-        <p class="muted">No deliveries yet: they appear here once a submission arrives.</p>
-      )}
-      {rows.length > 0 && (
-        <div class="table-wrap" tabIndex={0} role="region" aria-label={`Deliveries to ${url}`}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Submission</th>
-                <th scope="col">Status</th>
-                <th scope="col">Details</th>
-                <th scope="col">
-                  <span class="sr">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.delivery.id}>
-                  <td>
-                    <a href={href.submission(form, r.submission)}>{formatDate(r.receivedAt)}</a>
-                  </td>
-                  <td>{r.delivery.status}</td>
-                  <td class="wrap">{details(r.delivery)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      class="secondary"
-                      onClick={() => void redeliver(r.submission)}
-                    >
-                      Redeliver
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <p role="status">{note}</p>
     </div>
   );
 }
