@@ -24,10 +24,18 @@ ensureBuilt();
 mkdirSync(out, { recursive: true });
 const site = await startSite('localhost');
 const stack = await startStack([site.origin]);
-const receiver = await startReceiver();
+// One receiver that answers, one that is down: the webhooks view shows both kinds of log.
+const receiver = await startReceiver({ status: 200, body: '{"received":true}' });
+const failing = await startReceiver({
+  status: 503,
+  body: '{"error":"The CRM is down for maintenance until 03:00 UTC"}',
+});
 const browser = await launchBrowser();
 try {
-  await stack.putContactForm([site.origin], CONTACT_DEFINITION, [{ url: receiver.url }]);
+  await stack.putContactForm([site.origin], CONTACT_DEFINITION, [
+    { url: receiver.url },
+    { url: failing.url },
+  ]);
   const host = site.page('/contact', embedPage(`${stack.url}/runtime.js`, stack.definitionUrl));
   for (const name of ['Ada Lovelace', 'Grace Hopper']) {
     const context = await browser.newContext();
@@ -41,7 +49,9 @@ try {
     await page.getByText('Thank you').waitFor();
     await context.close();
   }
-  while (receiver.received.length < 2) await new Promise((r) => setTimeout(r, 100));
+  while (receiver.received.length < 2 || failing.received.length < 2) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
 
   const shoot = async (
     file: string,
@@ -92,7 +102,13 @@ try {
     });
     await shoot(`manage-webhooks-${suffix}.png`, options, async (page) => {
       await open(page, '#/forms/contact/settings/webhooks', 'Contact: settings');
-      await page.getByRole('cell', { name: 'delivered', exact: true }).first().waitFor();
+      const log = page.getByRole('region', { name: `Deliveries to ${receiver.url}` });
+      await log.getByText('A new submission').first().waitFor();
+      await log.getByRole('button', { name: 'Send test' }).click();
+      await log
+        .getByRole('status')
+        .getByText(/^Test delivered/)
+        .waitFor();
     });
     await shoot(`manage-embed-${suffix}.png`, options, async (page) => {
       await open(page, '#/forms/contact/settings/embed', 'Contact: settings');
@@ -109,4 +125,5 @@ try {
   await site.close();
   await stack.close();
   await receiver.close();
+  await failing.close();
 }

@@ -58,7 +58,7 @@ function Delivery(props: {
   return (
     <li class="delivery">
       <div class="row">
-        <span class={`state ${d.status}`}>{state}</span>
+        <span class={`state ${state.toLowerCase()}`}>{state}</span>
         <span class="grow">
           <What form={form} d={d} />, <When iso={d.createdAt} />
         </span>
