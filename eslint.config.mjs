@@ -106,6 +106,19 @@ export default tseslint.config(
     },
   },
   {
+    // The forms wire types are what crosses HTTP: schemas only, shared by routes and the inbox.
+    files: ['packages/forms/src/wire/**/*.ts'],
+    ignores: notTests,
+    rules: {
+      'no-restricted-imports': restrictedImports([
+        layerAbove(
+          ['routes', 'services', 'store'],
+          'wire/ holds schemas only: it imports no routes/, services/ or store/.',
+        ),
+      ]),
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/test-support/**'],
     rules: {
       // Test bodies assert on parsed JSON; non-null assertions read better than guards there.

@@ -55,6 +55,12 @@ describe('layer rules', () => {
     ).toEqual([expect.stringContaining('routes/ reaches the store through services/')]);
   });
 
+  it('refuses a forms wire module that imports a layer', async () => {
+    expect(
+      await importErrors('packages/forms/src/wire', "import '../services/forms.service.js';"),
+    ).toEqual([expect.stringContaining('wire/ holds schemas only')]);
+  });
+
   it('refuses a render route that imports the browser layer directly', async () => {
     expect(
       await importErrors('packages/render/src/routes', "import '../browser/launch-args.js';"),
@@ -71,5 +77,8 @@ describe('layer rules', () => {
     expect(
       await importErrors('packages/forms/src/routes', "import '../services/forms.service.js';"),
     ).toEqual([]);
+    expect(await importErrors('packages/forms/src/routes', "import '../wire/forms.js';")).toEqual(
+      [],
+    );
   });
 });

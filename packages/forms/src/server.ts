@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HttpError, installErrorHandler, type Logger } from '@havn/shared';
@@ -7,6 +8,7 @@ import { createIdGenerator } from './ids.js';
 import { lazyRequestLogger } from './request-logger.js';
 import type { App, RouteDeps } from './routes/app.js';
 import { registerFormRoutes } from './routes/forms.routes.js';
+import { documentRoute, registerOpenapiRoutes } from './routes/openapi.routes.js';
 import { registerOrgRoutes } from './routes/orgs.routes.js';
 import { registerPublicRoutes } from './routes/public.routes.js';
 import { schemaErrorMessage } from './routes/schema-errors.js';
@@ -222,6 +224,15 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     startedAt: now(),
     version: packageVersion(),
   };
+  // The OpenAPI document is generated from the schemas of the routes registered after it.
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Havn forms', version: routeDeps.version },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: documentRoute,
+  });
+  registerOpenapiRoutes(app);
   registerServiceRoutes(app, routeDeps);
   registerPublicRoutes(app, routeDeps);
   registerOrgRoutes(app, routeDeps);

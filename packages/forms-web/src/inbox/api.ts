@@ -1,48 +1,22 @@
 // The admin API the inbox calls (docs/forms.md#endpoints), with the organisation token as a
 // bearer (docs/forms.md#authentication: a browser never holds the admin token).
 
-export interface FormSummary {
-  id: string;
-  name: string;
-  description?: string;
-  submissions: number;
-  unread: number;
-  lastSubmissionAt: string | null;
-  definitionVersion?: number | null;
-}
-
-export interface SubmissionSummary {
-  id: string;
-  org: string;
-  form: string;
-  receivedAt: string;
-  read: boolean;
-  preview?: unknown;
-  spam?: boolean;
-  definitionVersion?: number | null;
-}
-
-export interface Delivery {
-  id: string;
-  kind?: 'webhook' | 'push';
-  target: string;
-  status: string;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-  nextAttemptAt: string | null;
-}
-
-export interface Submission extends SubmissionSummary {
-  answers: Record<string, unknown>;
-  submitFields?: Record<string, unknown> | null;
-  origin?: string | null;
-  referer?: string | null;
-  userAgent?: string | null;
-  ip?: string | null;
-  deliveries?: Delivery[];
-}
+// The server's answers, as the forms package declares them (types only: nothing is bundled).
+export type {
+  DeliveryAnswer as Delivery,
+  FormAnswer as FormRecord,
+  FormSummaryAnswer as FormSummary,
+  MintedTokenAnswer as MintedToken,
+  SubmissionAnswer as Submission,
+  SubmissionSummaryAnswer as SubmissionSummary,
+  TokenInfoAnswer as TokenInfo,
+} from '@havn/forms/wire';
+import type {
+  FormSummaryAnswer as FormSummary,
+  FormViewAnswer,
+  SubmissionAnswer as Submission,
+  SubmissionSummaryAnswer as SubmissionSummary,
+} from '@havn/forms/wire';
 
 export interface Question {
   logicalName: string;
@@ -54,28 +28,6 @@ export interface Question {
 export interface Definition {
   intro?: { title?: string };
   questions: Question[];
-}
-
-/** The whole form as `GET .../forms/<form>` answers it (docs/forms.md, "Forms and definitions"). */
-export interface FormRecord {
-  id: string;
-  name: string;
-  description: string;
-  allowedOrigins: string[];
-  webhooks: { url: string; secret: string }[];
-  /** Addresses mailed for each new submission (docs/forms.md#email-notices). */
-  notify?: string[];
-  definitionVersion: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** An organisation token as listed; the plaintext `token` is only in the mint answer. */
-export interface TokenInfo {
-  id: string;
-  label: string;
-  createdAt: string;
-  token?: string;
 }
 
 export class ApiError extends Error {
@@ -142,9 +94,7 @@ export class Api {
   }
 
   /** The form's metadata, its current definition and its public definition URL. */
-  formInfo(
-    form: string,
-  ): Promise<{ form: FormRecord; definition?: Record<string, unknown>; embedUrl: string }> {
+  formInfo(form: string): Promise<FormViewAnswer> {
     return this.json(`/forms/${encodeURIComponent(form)}`);
   }
 

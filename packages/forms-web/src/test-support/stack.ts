@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildServer, configWith, loadOrCreateVapidKeys, openStore } from '@havn/forms';
+import type { SubmissionAnswer } from '@havn/forms/wire';
 import { createLogger } from '@havn/shared';
 import { WEB_DIR } from './build.js';
 import { CONTACT_DEFINITION } from './definitions.js';
@@ -16,17 +17,8 @@ export const ADMIN_TOKEN = 'forms-web-test-admin-token';
 
 type App = Awaited<ReturnType<typeof buildServer>>;
 
-export interface SubmissionRecord {
-  id: string;
-  form: string;
-  read: boolean;
-  spam: boolean;
-  origin: string | null;
-  answers: Record<string, unknown>;
-  submitFields: Record<string, unknown> | null;
-  body: string;
-  deliveries: { kind: 'webhook' | 'push'; target: string; status: string; attempts: number }[];
-}
+/** A full submission record, as the server answers it. */
+export type SubmissionRecord = SubmissionAnswer;
 
 export interface Stack {
   /** The forms server's base URL (http://127.0.0.1:<port>). */

@@ -1,16 +1,24 @@
 import type { FastifyRequest } from 'fastify';
 import type { RouteDeps } from './app.js';
 
+const admin = Symbol('admin hook');
+
 /**
  * The onRequest hook of every admin route: the token, then the organisation it names, in the
  * order of docs/forms.md#authentication (AuthService).
  */
 export function adminAuth(deps: Pick<RouteDeps, 'auth'>) {
-  return async (request: FastifyRequest): Promise<void> => {
+  const hook = async (request: FastifyRequest): Promise<void> => {
     const principal = await deps.auth.authenticate(request.headers.authorization);
     request.principal = principal;
     const org = (request.params as { org?: string }).org;
     if (org === undefined) return;
     await deps.auth.authorizeOrg(principal, org);
   };
+  return Object.assign(hook, { [admin]: true });
+}
+
+/** Whether a route hook is the admin hook: the OpenAPI document marks those routes' token. */
+export function isAdminHook(hook: unknown): boolean {
+  return typeof hook === 'function' && admin in hook;
 }

@@ -1,11 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from '@fastify/type-provider-typebox';
 import { HttpError } from '@havn/shared';
 import { bodyKind, type GateForm } from '../services/public-forms.service.js';
+import { errorAnswers, NoContent, SeeOther } from '../wire/errors.js';
+import { PublicDefinition, PublicFormParams as FormParams, Received } from '../wire/public.js';
 import { baseUrl, type App, type RouteDeps } from './app.js';
 
-const FormParams = Type.Object({ org: Type.String(), form: Type.String() });
 type FormParamsT = { org: string; form: string };
+const preflightSchema = {
+  params: FormParams,
+  response: { 204: NoContent, ...errorAnswers(400, 403, 404) },
+};
 
 const ingestLimit = 256 * 1024; // docs/forms.md#public-no-token-gated-by-the-forms-allowedorigins
 
@@ -66,13 +70,16 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
   const definitionUrl = '/api/orgs/:org/forms/:form/definition';
   const submissionsUrl = '/api/orgs/:org/forms/:form/submissions';
 
-  app.options(definitionUrl, { schema: { params: FormParams } }, preflight('GET'));
-  app.options(submissionsUrl, { schema: { params: FormParams } }, preflight('POST'));
+  app.options(definitionUrl, { schema: preflightSchema }, preflight('GET'));
+  app.options(submissionsUrl, { schema: preflightSchema }, preflight('POST'));
 
   app.get(
     definitionUrl,
     {
-      schema: { params: FormParams },
+      schema: {
+        params: FormParams,
+        response: { 200: PublicDefinition, ...errorAnswers(403, 404) },
+      },
       onRequest: async (request, reply) => gate(request, reply, 'GET'),
     },
     async (request) => {
@@ -84,10 +91,10 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
         ...definition,
         submit: {
           submitUrl: `${formUrl}/submissions`,
-          submitMethod: 'POST',
+          submitMethod: 'POST' as const,
           // docs/forms.md#spam: the runtime solves a challenge from here while the person types.
           ...(request.publicForm?.spamProtection === 'pow'
-            ? { spamProtection: 'pow', challengeUrl: `${formUrl}/challenge` }
+            ? { spamProtection: 'pow' as const, challengeUrl: `${formUrl}/challenge` }
             : {}),
         },
       };
@@ -99,7 +106,15 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
     {
       bodyLimit: ingestLimit,
       config: { unparsedJson: true },
-      schema: { params: FormParams },
+      // The body is read from its bytes (the document shows it: see the OpenAPI transform).
+      schema: {
+        params: FormParams,
+        response: {
+          200: Received,
+          303: SeeOther,
+          ...errorAnswers(400, 403, 404, 409, 413, 415, 429),
+        },
+      },
       // A callback hook, not an async one: with the form in the cache (the usual case) the gate
       // and the rate limit run without a promise per request.
       onRequest: (request, reply, done) => {

@@ -1,9 +1,9 @@
-import { Type } from '@fastify/type-provider-typebox';
+import { adminErrors, bodyErrors, errorAnswers, NoContent } from '../wire/errors.js';
+import { OrgParams, SubscribeBody, Subscribed, UnsubscribeBody, VapidKey } from '../wire/push.js';
 import { adminAuth } from './admin-auth.js';
 import type { App, RouteDeps } from './app.js';
 
-const OrgParams = Type.Object({ org: Type.String() });
-const Endpoint = Type.String({ minLength: 1, maxLength: 2048 });
+const bodyRouteErrors = errorAnswers(...adminErrors, ...bodyErrors);
 
 /**
  * Web Push (docs/forms.md#push-service-web-app): the VAPID key is public; subscribing needs a
@@ -13,7 +13,13 @@ export function registerPushRoutes(app: App, deps: RouteDeps): void {
   const { push } = deps;
   const onRequest = adminAuth(deps);
 
-  app.get('/api/push/vapid', () => ({ publicKey: deps.vapid.publicKey }));
+  app.get(
+    '/api/push/vapid',
+    { schema: { response: { 200: VapidKey, ...errorAnswers() } } },
+    () => ({
+      publicKey: deps.vapid.publicKey,
+    }),
+  );
 
   app.post(
     '/api/orgs/:org/push/subscribe',
@@ -21,15 +27,8 @@ export function registerPushRoutes(app: App, deps: RouteDeps): void {
       onRequest,
       schema: {
         params: OrgParams,
-        // The browser's PushSubscription JSON.
-        body: Type.Object({
-          endpoint: Endpoint,
-          expirationTime: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-          keys: Type.Object({
-            p256dh: Type.String({ minLength: 1, maxLength: 200 }),
-            auth: Type.String({ minLength: 1, maxLength: 100 }),
-          }),
-        }),
+        body: SubscribeBody,
+        response: { 201: Subscribed, ...bodyRouteErrors },
       },
     },
     async (request, reply) => {
@@ -40,10 +39,17 @@ export function registerPushRoutes(app: App, deps: RouteDeps): void {
 
   app.post(
     '/api/orgs/:org/push/unsubscribe',
-    { onRequest, schema: { params: OrgParams, body: Type.Object({ endpoint: Endpoint }) } },
+    {
+      onRequest,
+      schema: {
+        params: OrgParams,
+        body: UnsubscribeBody,
+        response: { 204: NoContent, ...bodyRouteErrors },
+      },
+    },
     async (request, reply) => {
       await push.unsubscribe(request.params.org, request.body.endpoint);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

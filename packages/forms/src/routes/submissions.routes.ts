@@ -2,22 +2,32 @@ import { Readable } from 'node:stream';
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { Export } from '../services/export.service.js';
+import { adminErrors, errorAnswers, NoContent } from '../wire/errors.js';
+import {
+  ExportQuery,
+  Feed,
+  FeedQuery,
+  FormFeedParams,
+  JsonExport,
+  OrgFeedParams,
+  ReadFlag,
+  Requeued,
+  Submission,
+  SubmissionParams,
+} from '../wire/submissions.js';
 import { adminAuth } from './admin-auth.js';
 import type { App, RouteDeps } from './app.js';
 
-const OrgParams = Type.Object({ org: Type.String() });
-const FormParams = Type.Object({ org: Type.String(), form: Type.String() });
-const SubParams = Type.Object({ org: Type.String(), form: Type.String(), id: Type.String() });
-const ExportQuery = Type.Object({
-  format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('json')])),
-  since: Type.Optional(Type.String()),
-  until: Type.Optional(Type.String()),
-});
-const FeedQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1 })),
-  before: Type.Optional(Type.String()),
-  includeSpam: Type.Optional(Type.Boolean()),
-});
+const errors = errorAnswers(...adminErrors);
+
+/** An export's two formats, as their content types (docs/forms.md#submissions). */
+const ExportFile = {
+  description: 'An attachment: CSV (the default) or JSON',
+  content: {
+    'text/csv': { schema: Type.String({ description: 'RFC 4180, one row per submission' }) },
+    'application/json': { schema: JsonExport },
+  },
+};
 
 /** Feeds, full records, read flag, erase, redeliver and export (docs/forms.md#submissions). */
 export function registerSubmissionRoutes(app: App, deps: RouteDeps): void {
@@ -26,7 +36,10 @@ export function registerSubmissionRoutes(app: App, deps: RouteDeps): void {
 
   app.get(
     '/api/orgs/:org/submissions',
-    { onRequest, schema: { params: OrgParams, querystring: FeedQuery } },
+    {
+      onRequest,
+      schema: { params: OrgFeedParams, querystring: FeedQuery, response: { 200: Feed, ...errors } },
+    },
     async (request) => ({
       submissions: await submissions.feed(request.params.org, undefined, request.query),
     }),
@@ -34,7 +47,14 @@ export function registerSubmissionRoutes(app: App, deps: RouteDeps): void {
 
   app.get(
     '/api/orgs/:org/forms/:form/submissions',
-    { onRequest, schema: { params: FormParams, querystring: FeedQuery } },
+    {
+      onRequest,
+      schema: {
+        params: FormFeedParams,
+        querystring: FeedQuery,
+        response: { 200: Feed, ...errors },
+      },
+    },
     async (request) => {
       const { org, form } = request.params;
       return { submissions: await submissions.feed(org, form, request.query) };
@@ -58,7 +78,14 @@ export function registerSubmissionRoutes(app: App, deps: RouteDeps): void {
 
   app.get(
     '/api/orgs/:org/forms/:form/submissions/export',
-    { onRequest, schema: { params: FormParams, querystring: ExportQuery } },
+    {
+      onRequest,
+      schema: {
+        params: FormFeedParams,
+        querystring: ExportQuery,
+        response: { 200: ExportFile, ...errors },
+      },
+    },
     async (request, reply) => {
       const { org, form } = request.params;
       return sendExport(reply, `${org}-${form}`, await exports.ofForm(org, form, request.query));
@@ -67,7 +94,14 @@ export function registerSubmissionRoutes(app: App, deps: RouteDeps): void {
 
   app.get(
     '/api/orgs/:org/submissions/export',
-    { onRequest, schema: { params: OrgParams, querystring: ExportQuery } },
+    {
+      onRequest,
+      schema: {
+        params: OrgFeedParams,
+        querystring: ExportQuery,
+        response: { 200: ExportFile, ...errors },
+      },
+    },
     async (request, reply) => {
       const { org } = request.params;
       return sendExport(reply, org, await exports.ofOrg(org, request.query));
@@ -76,7 +110,7 @@ export function registerSubmissionRoutes(app: App, deps: RouteDeps): void {
 
   app.get(
     '/api/orgs/:org/forms/:form/submissions/:id',
-    { onRequest, schema: { params: SubParams } },
+    { onRequest, schema: { params: SubmissionParams, response: { 200: Submission, ...errors } } },
     async (request) => {
       const { org, form, id } = request.params;
       return submissions.record(org, form, id);
@@ -89,7 +123,7 @@ export function registerSubmissionRoutes(app: App, deps: RouteDeps): void {
   ] as const) {
     app.post(
       `/api/orgs/:org/forms/:form/submissions/:id/${path}`,
-      { onRequest, schema: { params: SubParams } },
+      { onRequest, schema: { params: SubmissionParams, response: { 200: ReadFlag, ...errors } } },
       async (request) => {
         const { org, form, id } = request.params;
         await submissions.setRead(org, form, id, read);
@@ -100,17 +134,17 @@ export function registerSubmissionRoutes(app: App, deps: RouteDeps): void {
 
   app.delete(
     '/api/orgs/:org/forms/:form/submissions/:id',
-    { onRequest, schema: { params: SubParams } },
+    { onRequest, schema: { params: SubmissionParams, response: { 204: NoContent, ...errors } } },
     async (request, reply) => {
       const { org, form, id } = request.params;
       await submissions.erase(org, form, id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
   app.post(
     '/api/orgs/:org/forms/:form/submissions/:id/redeliver',
-    { onRequest, schema: { params: SubParams } },
+    { onRequest, schema: { params: SubmissionParams, response: { 202: Requeued, ...errors } } },
     async (request, reply) => {
       const { org, form, id } = request.params;
       return reply.code(202).send({ id, queued: await submissions.redeliver(org, form, id) });

@@ -104,7 +104,7 @@ function parseRecipients(text: string): { list: string[]; problem: string | null
  */
 function NotifyRecipients({ api, info, reload }: TabProps) {
   const { form } = info;
-  const [text, setText] = useState((form.notify ?? []).join('\n'));
+  const [text, setText] = useState(form.notify.join('\n'));
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const save = async (e: Event) => {
@@ -122,8 +122,8 @@ function NotifyRecipients({ api, info, reload }: TabProps) {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ notify: list }),
       });
-      const n = saved.notify?.length ?? 0;
-      setText((saved.notify ?? []).join('\n'));
+      const n = saved.notify.length;
+      setText(saved.notify.join('\n'));
       setStatus(
         n === 0
           ? 'Saved. Nobody gets an email of new submissions.'

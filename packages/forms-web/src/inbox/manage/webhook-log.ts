@@ -2,31 +2,15 @@
 // the words the log shows for them.
 import type { Api } from '../api.js';
 
-/** One attempt, as GET …/webhooks/deliveries answers it. */
-export interface DeliveryAttempt {
-  attemptedAt: string;
-  outcome: 'delivered' | 'retrying' | 'failed' | 'dropped';
-  status: number | null;
-  durationMs: number;
-  error: string | null;
-  /** The receiver's first 512 bytes as text, control characters escaped by the server. */
-  response: string | null;
-}
-
-/** One delivery to a webhook, its attempts newest first. */
-export interface WebhookDelivery {
-  id: string;
-  /** Null for a test of a form that had no submission: a sample was sent. */
-  submissionId: string | null;
-  test: boolean;
-  target: string;
-  status: 'pending' | 'delivered' | 'failed' | 'dropped';
-  attempts: number;
-  createdAt: string;
-  deliveredAt: string | null;
-  nextAttemptAt: string | null;
-  attemptLog: DeliveryAttempt[];
-}
+// One delivery to a webhook with its attempts, newest first, as the server answers it.
+export type {
+  DeliveryAttemptAnswer as DeliveryAttempt,
+  WebhookDeliveryAnswer as WebhookDelivery,
+} from '@havn/forms/wire';
+import type {
+  DeliveryAttemptAnswer as DeliveryAttempt,
+  WebhookDeliveryAnswer as WebhookDelivery,
+} from '@havn/forms/wire';
 
 const formPath = (form: string) => `/forms/${encodeURIComponent(form)}`;
 

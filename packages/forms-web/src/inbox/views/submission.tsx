@@ -160,8 +160,8 @@ function Deliveries(props: { api: Api; record: Submission; onDone: () => void })
     busy: false,
     message: null,
   });
-  // Push deliveries carry no answers and go to browsers; the page lists the webhooks.
-  const deliveries: Delivery[] = (record.deliveries ?? []).filter((d) => d.kind !== 'push');
+  // Push deliveries go to browsers and email notices to people; the page lists the webhooks.
+  const deliveries: Delivery[] = record.deliveries.filter((d) => d.kind === 'webhook');
   const redeliver = async () => {
     setState({ busy: true, message: null });
     try {
