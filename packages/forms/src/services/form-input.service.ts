@@ -2,19 +2,11 @@ import { HttpError, randomToken } from '@havn/shared';
 import type { FormWrite, Webhook } from '../store/forms.store.js';
 import type { SpamProtection } from '../store/schema.js';
 import { isEmailAddress } from '../smtp-config.js';
+import type { FormBodyInput } from '../wire/forms.js';
 import { validateDefinition } from './definition-validator.js';
 
-export interface FormBody {
-  name?: string;
-  description?: string;
-  allowedOrigins?: string[];
-  webhooks?: { url: string; secret?: string }[];
-  redirectUrl?: string | null;
-  retentionDays?: unknown;
-  notify?: unknown;
-  spamProtection?: unknown;
-  definition?: unknown;
-}
+/** A form PUT or PATCH body as its schema (wire/forms.ts) lets it through. */
+export type FormBody = FormBodyInput;
 
 /** docs/forms.md#spam: the honeypot alone (the default) or a proof-of-work solution as well. */
 function checkSpamProtection(value: unknown): SpamProtection {
