@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-// Layering (CONVENTIONS.md habit 9): a part never reaches into another part's sources.
+// Layering (docs/architecture.md#layering): a part never reaches into another part's sources.
 const crossPackage = {
   group: ['@havn/*/src/*', '@havn/*/dist/*', '../../*/src/*', '../../../*/src/*'],
   message: 'Import another package through its exports, never its files.',
@@ -52,7 +52,7 @@ export default tseslint.config(
     },
   },
   {
-    // Only the render service's browser layer drives Playwright (CONVENTIONS.md).
+    // Only the render service's browser layer drives Playwright (docs/architecture.md).
     files: ['packages/render/src/**/*.ts'],
     ignores: [
       'packages/render/src/browser/**',

@@ -11,8 +11,9 @@ import { createTestDatabase, dropTestDatabase } from './test-support/test-databa
 
 const mainJs = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
-// issue 5: "SIGKILL during a burst of submissions loses no acknowledged submission". The built
-// server runs as a child process so the kill is a real one, mid-commit.
+// docs/forms.md#durability-and-throughput: a SIGKILL during a burst of submissions loses no
+// acknowledged submission. The built server runs as a child process so the kill is a real one,
+// mid-commit.
 test('SIGKILL during a burst loses no acknowledged submission', async () => {
   expect(existsSync(mainJs), 'build first: node scripts/build.mjs').toBe(true);
   const dir = mkdtempSync(join(tmpdir(), 'havn-forms-kill-'));

@@ -4,7 +4,7 @@ import { submissionBuilder } from './services/submission-builder.js';
 import { openStore } from './store/store.js';
 import { seedForm, startForms } from './test-support/forms-server.js';
 
-// issue 5: graceful shutdown — stop accepting, finish in-flight ingests, close the database.
+// docs/forms.md#graceful-shutdown: stop accepting, finish in-flight ingests, close the database.
 test('close answers every in-flight ingest, then stops accepting and closes the database', async () => {
   const s = await startForms({ config: { ingestRateLimitPerMinute: 0 } });
   try {
