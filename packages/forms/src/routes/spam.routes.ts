@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '@havn/shared';
 import type { GateForm } from '../services/spam.service.js';
+import { adminErrors, errorAnswers, NoContent } from '../wire/errors.js';
 import {
-  ChallengeAnswer,
-  ErrorAnswer,
+  Challenge,
   FormParams,
-  NotSpamAnswer,
-  SpamFeedAnswer,
+  NotSpam,
+  SpamFeed,
   SpamFeedQuery,
   SubmissionParams,
 } from '../wire/spam.js';
@@ -48,7 +48,12 @@ export function registerSpamRoutes(app: App, deps: RouteDeps): void {
 
   app.options(
     challengeUrl,
-    { schema: { params: FormParams, response: { 204: {}, 403: ErrorAnswer, 404: ErrorAnswer } } },
+    {
+      schema: {
+        params: FormParams,
+        response: { 204: NoContent, ...errorAnswers(400, 403, 404) },
+      },
+    },
     async (request, reply) => {
       if (request.headers.origin === undefined) {
         throw new HttpError(403, 'an Origin header is required');
@@ -60,7 +65,7 @@ export function registerSpamRoutes(app: App, deps: RouteDeps): void {
         .header('access-control-max-age', '600')
         .header('vary', 'Origin, Access-Control-Request-Headers');
       if (requested) void reply.header('access-control-allow-headers', requested);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
@@ -69,13 +74,7 @@ export function registerSpamRoutes(app: App, deps: RouteDeps): void {
     {
       schema: {
         params: FormParams,
-        response: {
-          200: ChallengeAnswer,
-          403: ErrorAnswer,
-          404: ErrorAnswer,
-          409: ErrorAnswer,
-          429: ErrorAnswer,
-        },
+        response: { 200: Challenge, ...errorAnswers(400, 403, 404, 409, 429) },
       },
     },
     async (request, reply) => {
@@ -99,7 +98,7 @@ export function registerSpamRoutes(app: App, deps: RouteDeps): void {
       schema: {
         params: FormParams,
         querystring: SpamFeedQuery,
-        response: { 200: SpamFeedAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer },
+        response: { 200: SpamFeed, ...errorAnswers(...adminErrors) },
       },
     },
     async (request) => {
@@ -114,7 +113,7 @@ export function registerSpamRoutes(app: App, deps: RouteDeps): void {
       onRequest,
       schema: {
         params: SubmissionParams,
-        response: { 200: NotSpamAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer },
+        response: { 200: NotSpam, ...errorAnswers(...adminErrors) },
       },
     },
     async (request) => {

@@ -8,3 +8,4 @@ export type { DeliveryAnswer, SubmissionAnswer, SubmissionSummaryAnswer } from '
 export type { VapidKeyAnswer } from './push.js';
 export type { ReceivedAnswer } from './public.js';
 export type { DeliveryAttemptAnswer, WebhookDeliveryAnswer } from './webhook-deliveries.js';
+export type { ChallengeAnswer, NotSpamAnswer } from './spam.js';
