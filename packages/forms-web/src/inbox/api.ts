@@ -14,6 +14,7 @@ export type {
 import type {
   FormSummaryAnswer as FormSummary,
   FormViewAnswer,
+  NotSpamAnswer,
   SubmissionAnswer as Submission,
   SubmissionSummaryAnswer as SubmissionSummary,
 } from '@havn/forms/wire';
@@ -111,9 +112,18 @@ export class Api {
     return submissions;
   }
 
+  /** Sets how the form tells spam from people (docs/forms.md#spam), changing nothing else. */
+  async setSpamProtection(form: string, spamProtection: 'honeypot' | 'pow'): Promise<void> {
+    await this.json(`/forms/${encodeURIComponent(form)}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ spamProtection }),
+    });
+  }
+
   /** Stores a spam submission as normal and fans it out; answers how many deliveries it queued. */
   async notSpam(form: string, id: string): Promise<number> {
-    const { queued } = await this.json<{ queued: number }>(
+    const { queued } = await this.json<NotSpamAnswer>(
       `/forms/${encodeURIComponent(form)}/submissions/${encodeURIComponent(id)}/not-spam`,
       { method: 'POST' },
     );

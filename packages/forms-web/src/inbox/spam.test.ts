@@ -64,10 +64,11 @@ async function openInbox(hash: string, options: BrowserContextOptions = {}): Pro
 async function tabTo(page: Page, text: string): Promise<void> {
   for (let i = 0; i < 40; i++) {
     await page.keyboard.press('Tab');
-    const focused = await page.evaluate(
-      () =>
-        document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent,
-    );
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement;
+      const label = el instanceof HTMLInputElement ? el.labels?.[0]?.textContent : undefined;
+      return el?.getAttribute('aria-label') ?? label ?? el?.textContent;
+    });
     if (focused?.trim().startsWith(text)) return;
   }
   throw new Error(`no tab stop named ${text}`);
@@ -108,6 +109,22 @@ describe('spam view', () => {
     await tabTo(page, 'Submissions');
     await page.keyboard.press('Enter');
     await page.getByText('Keyboard Bot').waitFor();
+
+    // The form's protection is chosen on the same page: proof of work on, by keyboard.
+    await tabTo(page, 'Spam');
+    await page.keyboard.press('Enter');
+    await page.getByRole('group', { name: 'Spam protection' }).waitFor();
+    await tabTo(page, 'Honeypot only.');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.getByRole('radio', { name: /proof of work/ }).isChecked()).toBe(true);
+    await tabTo(page, 'Save');
+    await page.keyboard.press('Enter');
+    await page.getByText('Saved: proof of work is on.').waitFor();
+    const { form } = await stack.api<{ form: { spamProtection: string } }>(
+      'GET',
+      '/api/orgs/acme/forms/contact',
+    );
+    expect(form.spamProtection).toBe('pow');
     await page.close();
   });
 

@@ -9,19 +9,8 @@
 // refuse, and the runtime must work on any page. It stays light there: each SHA-256 is
 // SubtleCrypto's, answered asynchronously, and the loop hands the thread back to the page at least
 // every 8 ms, so typing never waits for it.
+import type { ChallengeAnswer as Challenge } from '@havn/forms/wire';
 import { sha256 } from './sha256.js';
-
-interface Challenge {
-  parameters: {
-    algorithm: string;
-    nonce: string;
-    salt: string;
-    cost: number;
-    keyLength?: number;
-    keyPrefix: string;
-  };
-  signature?: string;
-}
 
 const hexBytes = (hex: string): Uint8Array =>
   new Uint8Array((hex.match(/../g) ?? []).map((h) => parseInt(h, 16)));
@@ -54,7 +43,7 @@ export async function solve(
   signal: AbortSignal,
   limit = 10_000_000,
 ): Promise<string | undefined> {
-  const { algorithm, nonce, salt, cost, keyLength = 32, keyPrefix } = challenge.parameters;
+  const { algorithm, nonce, salt, cost, keyLength, keyPrefix } = challenge.parameters;
   if (algorithm !== 'SHA-256' || keyPrefix.length % 2 !== 0) return undefined;
   const prefix = hexBytes(keyPrefix);
   const saltBytes = hexBytes(salt);

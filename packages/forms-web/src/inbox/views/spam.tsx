@@ -24,6 +24,63 @@ export function FormTabs(props: { form: string; current: 'feed' | 'spam' }) {
 
 const PAGE = 50;
 
+type Mode = 'honeypot' | 'pow';
+
+/** The form's spamProtection (docs/forms.md#spam), chosen with two radios and Save. */
+function Protection(props: { api: Api; form: string; onUnauthorized: () => void }) {
+  const { api, form } = props;
+  const { data } = useLoad(() => api.formInfo(form), [api, form], props.onUnauthorized);
+  const [choice, setChoice] = useState<Mode | null>(null);
+  const [message, setMessage] = useState('');
+  const stored = data?.form.spamProtection ?? 'honeypot';
+  const current = choice ?? stored;
+  const save = async (event: Event) => {
+    event.preventDefault();
+    try {
+      await api.setSpamProtection(form, current);
+      setMessage(current === 'pow' ? 'Saved: proof of work is on.' : 'Saved: honeypot only.');
+    } catch (err) {
+      setMessage(`Could not save: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  if (!data) return null;
+  const option = (value: Mode, label: string, help: string) => (
+    <label class="choice">
+      <input
+        type="radio"
+        name="spam-protection"
+        value={value}
+        checked={current === value}
+        onChange={() => {
+          setChoice(value);
+          setMessage('');
+        }}
+      />
+      <span>
+        {label}
+        <span class="muted"> {help}</span>
+      </span>
+    </label>
+  );
+  return (
+    <form class="protection" onSubmit={(e) => void save(e)}>
+      <fieldset>
+        <legend>Spam protection</legend>
+        {option('honeypot', 'Honeypot only.', 'Works everywhere, also without JavaScript.')}
+        {option(
+          'pow',
+          'Honeypot and proof of work.',
+          'The embedded form solves a small puzzle while people type; posts without it, such as plain HTML forms, land here.',
+        )}
+      </fieldset>
+      <button type="submit" class="secondary" disabled={current === stored && choice === null}>
+        Save
+      </button>
+      <span role="status"> {message}</span>
+    </form>
+  );
+}
+
 export function SpamFeed(props: { api: Api; form: string; onUnauthorized: () => void }) {
   const { api, form } = props;
   const { data, error } = useLoad<SubmissionSummary[]>(
@@ -71,6 +128,7 @@ export function SpamFeed(props: { api: Api; form: string; onUnauthorized: () => 
       <p class="muted">
         Submissions the honeypot or the proof of work caught. They were stored but sent nowhere.
       </p>
+      <Protection api={api} form={form} onUnauthorized={props.onUnauthorized} />
       <p role="status" class="status">
         {status}
       </p>
