@@ -74,6 +74,7 @@ describe('the OpenAPI document', () => {
     const admin = client(s.url);
     await seedForm(s.url, { webhooks: [{ url: receiver.url, secret: 'whsec_c2VjcmV0' }] });
     await seedForm(s.url, { form: 'doomed' });
+    await seedForm(s.url, { form: 'guarded' });
     const submit = async () => {
       const r = await client(s.url, null)<{ id: string }>(
         'POST',
@@ -95,7 +96,7 @@ describe('the OpenAPI document', () => {
     ids.token = (
       await admin<{ id: string }>('POST', '/api/orgs/acme/tokens', { label: 'old' })
     ).body.id;
-    const pow = await admin('PATCH', '/api/orgs/acme/forms/doomed', { spamProtection: 'pow' });
+    const pow = await admin('PATCH', '/api/orgs/acme/forms/guarded', { spamProtection: 'pow' });
     expect(pow.status).toBe(200);
 
     const form = '/api/orgs/{org}/forms/{form}';
@@ -121,8 +122,8 @@ describe('the OpenAPI document', () => {
       [`PUT ${form}/definition`]: { body: sampleDefinition },
       [`POST ${form}/submissions`]: { body: { name: 'Grace', email: 'grace@example.com' } },
       [`DELETE ${form}/submissions/{id}`]: { params: { id: ids.erasable } },
-      [`GET ${form}/challenge`]: { params: { form: 'doomed' } },
-      [`OPTIONS ${form}/challenge`]: { params: { form: 'doomed' } },
+      [`GET ${form}/challenge`]: { params: { form: 'guarded' } },
+      [`OPTIONS ${form}/challenge`]: { params: { form: 'guarded' } },
       [`GET ${form}/webhooks/deliveries`]: { query: { url: receiver.url } },
       [`POST ${form}/webhooks/test`]: { body: { url: receiver.url } },
       [`POST ${form}/deliveries/{id}/redeliver`]: { params: { id: ids.delivery } },
@@ -172,7 +173,7 @@ describe('the OpenAPI document', () => {
     const headers: Record<string, string> = { ...call.headers };
     if (op.security && token) headers.authorization = `Bearer ${token}`;
     if (!op.security) {
-      headers.origin = site;
+      if (!('origin' in headers)) headers.origin = site;
       if (method === 'OPTIONS') headers['access-control-request-method'] = 'POST';
     }
     if (call.body !== undefined) headers['content-type'] = 'application/json';
@@ -273,6 +274,29 @@ describe('the OpenAPI document', () => {
       const answer = await send(method, path, op, fixtures[`${method} ${path}`] ?? {}, null);
       const why =
         answer.status === 401 ? undocumented(op, answer) : `answered ${answer.status}, not 401`;
+      if (why) problems.push(`${method} ${path}: ${why}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test("every public route of a form refuses an origin off the form's list with a documented 403", async () => {
+    const problems: string[] = [];
+    const gated = operations().filter(({ path, op }) => !op.security && path.includes('{form}'));
+    expect(gated.length).toBeGreaterThanOrEqual(4);
+    for (const { method, path, op } of gated) {
+      const call = fixtures[`${method} ${path}`] ?? {};
+      const answer = await send(
+        method,
+        path,
+        op,
+        {
+          ...call,
+          headers: { origin: 'http://elsewhere.test' },
+        },
+        null,
+      );
+      const why =
+        answer.status === 403 ? undocumented(op, answer) : `answered ${answer.status}, not 403`;
       if (why) problems.push(`${method} ${path}: ${why}`);
     }
     expect(problems).toEqual([]);
