@@ -1,6 +1,6 @@
-// `npm run bench -- forms-web`: the size of what a visitor and an inbox user download (issue 6,
-// "Benchmark"). The embeddable runtime against its budget (under 15 KB gzipped, the baseline the
-// issue names), and the inbox's first load measured in real Chromium against the real forms
+// `npm run bench -- forms-web`: the size of what a visitor and an inbox user download
+// (docs/forms-web.md#building-and-measuring). The embeddable runtime against its budget (under
+// 15 KB gzipped), and the inbox's first load measured in real Chromium against the real forms
 // server: every response the browser receives, counted by CDP as bytes on the wire; then what
 // opening a management view adds (its code is a chunk loaded on demand); and how long the runtime
 // takes to solve a "pow" form's proof-of-work challenge at the default difficulty.

@@ -19,7 +19,10 @@ export interface SubmissionRecord extends SubmissionSummary {
   userAgent: string | null;
   ip: string;
   definitionVersion: number | null;
-  /** The raw request body, byte for byte (spec 2 §2.5). */
+  /**
+   * The raw request body, byte for byte
+   * (docs/forms.md#public-no-token-gated-by-the-forms-allowedorigins).
+   */
   body: Buffer;
 }
 

@@ -1,4 +1,5 @@
-// The organisation's forms with their counts and unread numbers (decisions §2: GET .../forms).
+// The organisation's forms with their counts and unread numbers (docs/forms.md#forms-and-definitions:
+// GET .../forms).
 import type { Api, FormSummary } from '../api.js';
 import { formatDate } from '../format.js';
 import { href } from '../route.js';
