@@ -85,12 +85,16 @@ export class PublicFormsService {
     if (form.definitionVersion === null) throw new HttpError(409, 'form has no definition yet');
     const kind = bodyKind(contentType);
     const formFields = kind === 'multipart' ? await multipartFields(raw, contentType) : undefined;
-    const pow = await this.spam?.checkSubmission(
-      org,
-      form,
-      raw,
-      kind === 'json' ? undefined : (formFields ?? raw.toString('utf8')),
-    );
+    // Only a "pow" form waits for the check: the honeypot forms' ingest path stays as it was.
+    const pow =
+      form.spamProtection === 'pow'
+        ? await this.spam?.checkSubmission(
+            org,
+            form,
+            raw,
+            kind === 'json' ? undefined : (formFields ?? raw.toString('utf8')),
+          )
+        : undefined;
     return this.writer
       .ingest({
         org,
