@@ -1,9 +1,9 @@
 // A "pow" form (docs/forms.md#spam) embedded on another loopback origin in real Chromium: the
 // runtime fetches a challenge from the real server, solves it while the page is used, and the
 // submission arrives as a person's, not as spam.
-import type { Browser, BrowserContext } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../test-support/browser.js';
+import { CHROMIUM_ARGS, launchBrowser } from '../test-support/browser.js';
 import { ensureBuilt } from '../test-support/build.js';
 import { embedPage, type Site, startSite } from '../test-support/site.js';
 import { type Stack, startStack } from '../test-support/stack.js';
@@ -86,6 +86,40 @@ describe('proof of work in the runtime', () => {
     const stored = (await stack.submissions()).find((r) => r.answers.name === 'Grace');
     expect(stored?.spam).toBe(false);
     await page.close();
+  });
+
+  it('solves without SubtleCrypto on a page served over plain http (no secure context)', async () => {
+    // A name that is not loopback to the browser, resolved to the loopback site: an http page
+    // there is not a secure context, so it has no crypto.subtle and the runtime's own SHA-256
+    // does the work.
+    const insecure = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP plain-http.test 127.0.0.1'],
+    });
+    try {
+      const port = new URL(site.origin).port;
+      const origin = `http://plain-http.test:${port}`;
+      await stack.api('PATCH', '/api/orgs/acme/forms/quick', {
+        allowedOrigins: [site.origin, origin],
+      });
+      const definitionUrl = `${stack.url}/api/orgs/acme/forms/quick/definition`;
+      site.page('/pow-insecure', embedPage(`${stack.url}/runtime.js`, definitionUrl));
+      const page = await insecure.newPage();
+      await page.goto(`${origin}/pow-insecure`);
+      expect(await page.evaluate(() => [isSecureContext, typeof crypto.subtle])).toEqual([
+        false,
+        'undefined',
+      ]);
+      await page.getByRole('heading', { name: 'Quick question' }).waitFor();
+      await page.getByLabel('Your name').fill('Plain http');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('Got it.').waitFor({ timeout: 30_000 });
+      const stored = (await stack.submissions()).find((r) => r.answers.name === 'Plain http');
+      expect(stored?.spam).toBe(false);
+    } finally {
+      await insecure.close();
+    }
   });
 
   it('a honeypot form asks for no challenge', async () => {
