@@ -128,6 +128,19 @@ describe('spam view', () => {
     await page.close();
   });
 
+  it('pages back through older spam', async () => {
+    const oldest = await botSubmission('Oldest Bot');
+    for (let i = 0; i < 50; i++) await botSubmission(`Newer Bot ${i}`);
+    const page = await openInbox('#/forms/contact/spam');
+    await page.getByText('Newer Bot 49').waitFor();
+    expect(await page.getByText('Oldest Bot').count()).toBe(0);
+    await page.getByRole('button', { name: 'Show older spam' }).click();
+    await page.getByText('Oldest Bot').waitFor();
+    await page.getByRole('button', { name: 'Not spam: Oldest Bot' }).click();
+    expect(await delivered(oldest)).toBe(true);
+    await page.close();
+  });
+
   it('works on a phone in dark mode, without sideways scrolling or axe violations', async () => {
     const id = await botSubmission(
       'Phone Bot with a rather long name that must not widen the page',

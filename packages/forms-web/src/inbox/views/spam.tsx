@@ -92,7 +92,23 @@ export function SpamFeed(props: { api: Api; form: string; onUnauthorized: () => 
   const [moved, setMoved] = useState<ReadonlySet<string>>(new Set());
   const [status, setStatus] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
-  const items = (data ?? []).filter((s) => !moved.has(s.id));
+  // Older pages, fetched on request (the newest page alone is what a refresh reloads).
+  const [older, setOlder] = useState<{ items: SubmissionSummary[]; more: boolean } | null>(null);
+  const byId = new Map([...(data ?? []), ...(older?.items ?? [])].map((s) => [s.id, s]));
+  const items = [...byId.values()]
+    .filter((s) => !moved.has(s.id))
+    .sort((a, b) => b.id.localeCompare(a.id));
+  const more = older ? older.more : (data?.length ?? 0) === PAGE;
+  const showOlder = async () => {
+    const last = [...byId.keys()].sort().at(0);
+    if (last === undefined) return;
+    try {
+      const page = await api.spam(form, PAGE, last);
+      setOlder({ items: [...(older?.items ?? []), ...page], more: page.length === PAGE });
+    } catch (err) {
+      setFailure(err instanceof Error ? err.message : String(err));
+    }
+  };
 
   const notSpam = async (s: SubmissionSummary, index: number) => {
     setFailure(null);
@@ -162,6 +178,13 @@ export function SpamFeed(props: { api: Api; form: string; onUnauthorized: () => 
             </li>
           ))}
         </ul>
+      )}
+      {more && (
+        <p>
+          <button type="button" class="secondary" onClick={() => void showOlder()}>
+            Show older spam
+          </button>
+        </p>
       )}
     </section>
   );
