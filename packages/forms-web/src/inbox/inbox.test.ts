@@ -1,4 +1,4 @@
-// The inbox web app in real Chromium against a forms server: the whole path of issue 6 from a
+// The inbox web app in real Chromium against a forms server: the whole path from a
 // form embedded on another origin to reading the submission, plus export, redeliver, phone size
 // and accessibility.
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // The PWA: manifest and icons are served and well-formed, the service worker registers at the
 // root scope, and a Web Push message delivered to it (through CDP, as a push service would)
-// shows "New submission: <form>" (issue 6, "Push"; decisions §2 for the { org, form } payload).
+// shows "New submission: <form>" (docs/forms.md#web-push for the { org, form } payload).
 import { createECDH, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,6 +1,6 @@
 // The inbox's service worker: shows a notification for each Web Push message and opens the inbox
-// on click (issue 6, "Push"). decisions §2: the payload is exactly { org, form } and carries no
-// answers; the app fetches those when a person opens it (spec 2 §6 rule 2).
+// on click. The payload is exactly { org, form } and carries no answers; the app fetches those
+// when a person opens it (docs/forms.md#web-push).
 /// <reference lib="webworker" />
 export {};
 declare const self: ServiceWorkerGlobalScope;

@@ -73,7 +73,7 @@ describe('forms and definitions', () => {
       definition: changed,
       embedUrl: `${s.url}${formPath}/definition`,
     });
-    // Every version stays readable (issue 6: old answers under their labels).
+    // Every version stays readable, so old answers keep their labels.
     expect((await admin('GET', `${formPath}/definitions/1`)).body).toEqual(sampleDefinition);
     expect((await admin('GET', `${formPath}/definitions/2`)).body).toEqual(changed);
     expect((await admin('GET', `${formPath}/definitions/3`)).status).toBe(404);

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 
-// The definition format of docs/definition-format.md as JSON Schema (issue 6). One schema per
+// The definition format of docs/definition-format.md as JSON Schema. One schema per
 // question type, so an error names the field of that type rather than "matches no alternative".
 
 const str = (min: number, max: number) => Type.String({ minLength: min, maxLength: max });

@@ -56,7 +56,7 @@ function fail(prefix: string, path: string, message: string): never {
 
 /**
  * Validates a definition against the format of docs/definition-format.md; throws a 400 naming the
- * path of the first bad field (issue 6), prefixed with `prefix` (e.g. `definition`).
+ * path of the first bad field, prefixed with `prefix` (e.g. `definition`).
  */
 export function validateDefinition(value: unknown, prefix = ''): asserts value is object {
   if (!shell.Check(value)) throw new HttpError(400, describe(shell.Errors(value), prefix));

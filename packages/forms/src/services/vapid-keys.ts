@@ -9,7 +9,7 @@ export interface VapidKeys {
 }
 
 /**
- * The server's VAPID key pair, generated into USER_DATA_DIR on first start (spec 2 §4.5) with mode
+ * The server's VAPID key pair, generated into USER_DATA_DIR on first start (docs/forms.md#web-push) with mode
  * 0600. Created with O_EXCL so two processes starting at once cannot end up with different keys.
  */
 export function loadOrCreateVapidKeys(userDataDir: string): VapidKeys {

@@ -11,7 +11,7 @@ export const WEBHOOK_PAYLOAD_FROM_SUBMISSION = '';
 export type WebhookSource = Omit<Selectable<SubmissionTable>, 'body'>;
 
 /**
- * The webhook body of a submission (0-decisions §2): `{ type, timestamp, data }` with the full
+ * The webhook body of a submission (docs/forms.md#webhooks): `{ type, timestamp, data }` with the full
  * record minus the raw body, as it was at ingest (`read: false`), so every attempt, before or
  * after a restart, carries the same bytes.
  */

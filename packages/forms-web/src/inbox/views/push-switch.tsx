@@ -1,4 +1,4 @@
-// The "Enable notifications" switch (issue 6, "Push"): subscribes this browser with the server's
+// The "Enable notifications" switch (docs/forms-web.md#notifications): subscribes this browser with the server's
 // VAPID key (GET /api/push/vapid) and stores the subscription for the organisation.
 import { useEffect, useState } from 'preact/hooks';
 import { type Api, vapidKey } from '../api.js';

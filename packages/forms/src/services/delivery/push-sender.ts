@@ -7,7 +7,7 @@ import type { AttemptResult, OutboundHttp } from './outbound-http.js';
 /**
  * Sends one Web Push message: web-push builds the VAPID Authorization header and the aes128gcm
  * body (RFC 8291/8292); we send it ourselves through the guarded agent. 404/410 means the
- * subscription is gone (0-decisions §2).
+ * subscription is gone (docs/forms.md#web-push).
  */
 export function pushSender(deps: {
   push: PushStore;

@@ -1,4 +1,4 @@
-/** 0-decisions §2: after a failed attempt wait 5 s, 30 s, 2 min, … 8 h (about a day in all). */
+/** docs/forms.md#webhooks: after a failed attempt wait 5 s, 30 s, 2 min, … 8 h (about a day in all). */
 export const webhookRetrySchedule: readonly number[] = [
   5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000,
   28_800_000,

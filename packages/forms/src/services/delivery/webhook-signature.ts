@@ -7,7 +7,7 @@ export function webhookKey(secret: string): Buffer {
     : Buffer.from(secret, 'utf8');
 }
 
-/** Standard Webhooks headers for one attempt (0-decisions §2): same id, fresh timestamp. */
+/** Standard Webhooks headers for one attempt (docs/forms.md#webhooks): same id, fresh timestamp. */
 export function signWebhook(
   secret: string,
   id: string,
