@@ -12,12 +12,18 @@ export type {
   TokenInfoAnswer as TokenInfo,
 } from '@havn/forms/wire';
 import type {
+  FormAnswer as FormRecord,
   FormSummaryAnswer as FormSummary,
   FormViewAnswer,
   NotSpamAnswer,
   SubmissionAnswer as Submission,
   SubmissionSummaryAnswer as SubmissionSummary,
 } from '@havn/forms/wire';
+
+/** What the inbox changes of a form with PATCH; a webhook without a secret gets one made. */
+export type FormChange = Partial<
+  Pick<FormRecord, 'name' | 'description' | 'allowedOrigins' | 'notify' | 'spamProtection'>
+> & { webhooks?: { url: string; secret?: string }[] };
 
 export interface Question {
   logicalName: string;
@@ -112,12 +118,15 @@ export class Api {
     return submissions;
   }
 
-  /** Sets how the form tells spam from people (docs/forms.md#spam), changing nothing else. */
-  async setSpamProtection(form: string, spamProtection: 'honeypot' | 'pow'): Promise<void> {
-    await this.json(`/forms/${encodeURIComponent(form)}`, {
+  /**
+   * Changes only the fields in `change` (docs/forms.md#forms-and-definitions: PATCH); a list
+   * (`webhooks`, `allowedOrigins`, `notify`) replaces the whole list.
+   */
+  patchForm(form: string, change: FormChange): Promise<FormRecord> {
+    return this.json(`/forms/${encodeURIComponent(form)}`, {
       method: 'PATCH',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ spamProtection }),
+      body: JSON.stringify(change),
     });
   }
 

@@ -3,6 +3,7 @@ import { HttpError } from '@havn/shared';
 import { bodyKind, type GateForm } from '../services/public-forms.service.js';
 import { errorAnswers, NoContent, SeeOther } from '../wire/errors.js';
 import { PublicDefinition, PublicFormParams as FormParams, Received } from '../wire/public.js';
+import { Challenge } from '../wire/spam.js';
 import { baseUrl, type App, type RouteDeps } from './app.js';
 
 type FormParamsT = { org: string; form: string };
@@ -14,7 +15,7 @@ const preflightSchema = {
 const ingestLimit = 256 * 1024; // docs/forms.md#public-no-token-gated-by-the-forms-allowedorigins
 
 /**
- * The two public endpoints, gated by the form's allowedOrigins with the exact-origin, credentialed
+ * The public endpoints (the definition, ingest and a pow form's challenge), gated by the form's allowedOrigins with the exact-origin, credentialed
  * CORS rule (docs/forms.md#public-no-token-gated-by-the-forms-allowedorigins): never `*`, 403
  * without CORS headers for an origin not on the list, 403 for a POST without Origin; a GET without
  * Origin is a same-origin preview and is served.
@@ -69,9 +70,35 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
 
   const definitionUrl = '/api/orgs/:org/forms/:form/definition';
   const submissionsUrl = '/api/orgs/:org/forms/:form/submissions';
+  const challengeUrl = '/api/orgs/:org/forms/:form/challenge';
 
   app.options(definitionUrl, { schema: preflightSchema }, preflight('GET'));
   app.options(submissionsUrl, { schema: preflightSchema }, preflight('POST'));
+  app.options(challengeUrl, { schema: preflightSchema }, preflight('GET'));
+
+  app.get(
+    challengeUrl,
+    {
+      schema: {
+        params: FormParams,
+        response: { 200: Challenge, ...errorAnswers(403, 404, 409, 429) },
+      },
+      onRequest: async (request, reply) => gate(request, reply, 'GET'),
+    },
+    async (request, reply) => {
+      const { org, form } = request.params;
+      const found = request.publicForm;
+      if (!found) throw new Error('challenge without the origin gate');
+      // docs/forms.md#proof-of-work: counted apart from the form's submissions, per client address.
+      const retryAfter = deps.limiter.take(`${request.ip} ${org}/${form} challenge`);
+      if (retryAfter !== undefined) {
+        void reply.header('retry-after', String(retryAfter));
+        throw new HttpError(429, `too many challenges; retry in ${String(retryAfter)} s`);
+      }
+      void reply.header('cache-control', 'no-store');
+      return deps.spam.challenge(found, org);
+    },
+  );
 
   app.get(
     definitionUrl,

@@ -1,17 +1,17 @@
 import { adminAuth } from './admin-auth.js';
 import type { App, RouteDeps } from './app.js';
+import { adminErrors, errorAnswers } from '../wire/errors.js';
 import {
   DeliveryLog,
   DeliveryLogQuery,
   DeliveryParams,
-  ErrorBody,
   FormParams,
   Redelivered,
   WebhookDelivery,
   WebhookTestBody,
 } from '../wire/webhook-deliveries.js';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = errorAnswers(...adminErrors);
 
 /** A webhook's delivery log, test sends and one delivery's redeliver (docs/forms.md#webhooks). */
 export function registerWebhookRoutes(app: App, deps: RouteDeps): void {
@@ -57,7 +57,7 @@ export function registerWebhookRoutes(app: App, deps: RouteDeps): void {
       onRequest,
       schema: {
         params: DeliveryParams,
-        response: { 202: Redelivered, 409: ErrorBody, ...errors },
+        response: { 202: Redelivered, ...errorAnswers(...adminErrors, 409) },
       },
     },
     async (request, reply) => {

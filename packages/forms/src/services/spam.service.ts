@@ -8,7 +8,6 @@ import { fanOut } from './ingest.service.js';
 import { powPayloadOf, type PowVerdict, type ProofOfWork } from './proof-of-work.service.js';
 
 export type { GateForm } from '../store/forms.store.js';
-
 export interface SpamDeps {
   forms: FormStore;
   submissions: SubmissionStore;
@@ -31,11 +30,6 @@ export class SpamService {
 
   constructor(private readonly deps: SpamDeps) {
     this.newId = createIdGenerator(deps.now);
-  }
-
-  /** The form as the public origin gate judges it (cached briefly, like the other public routes). */
-  gateForm(org: string, form: string): Promise<GateForm | undefined> {
-    return this.deps.forms.getCached(org, form);
   }
 
   /** A challenge bound to this form; 409 for a form that does not ask for proof of work. */

@@ -133,3 +133,4 @@ export const DefinitionVersions = Type.Object(
   },
   { additionalProperties: false },
 );
+export type DefinitionVersionsAnswer = Static<typeof DefinitionVersions>;

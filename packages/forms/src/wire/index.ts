@@ -3,7 +3,13 @@
 // files beside this one, one per group of routes; docs/architecture.md#wire-types.
 export type { HealthAnswer, VersionAnswer } from './service.js';
 export type { MintedTokenAnswer, OrgAnswer, TokenInfoAnswer } from './orgs.js';
-export type { FormAnswer, FormBodyInput, FormSummaryAnswer, FormViewAnswer } from './forms.js';
+export type {
+  DefinitionVersionsAnswer,
+  FormAnswer,
+  FormBodyInput,
+  FormSummaryAnswer,
+  FormViewAnswer,
+} from './forms.js';
 export type { DeliveryAnswer, SubmissionAnswer, SubmissionSummaryAnswer } from './submissions.js';
 export type { VapidKeyAnswer } from './push.js';
 export type { ReceivedAnswer } from './public.js';

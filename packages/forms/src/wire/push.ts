@@ -2,7 +2,7 @@ import { Type, type Static } from '@fastify/type-provider-typebox';
 
 // docs/forms.md#push-service-web-app and #web-push.
 
-export const OrgParams = Type.Object({ org: Type.String() });
+export { OrgParams } from './orgs.js';
 
 const Endpoint = Type.String({ minLength: 1, maxLength: 2048 });
 

@@ -1,15 +1,9 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { Feed } from './submissions.js';
+import { Feed, FormFeedParams, SubmissionParams } from './submissions.js';
 
 // The request and response shapes of routes/spam.routes.ts (docs/forms.md#spam).
 
-export const FormParams = Type.Object({ org: Type.String(), form: Type.String() });
-
-export const SubmissionParams = Type.Object({
-  org: Type.String(),
-  form: Type.String(),
-  id: Type.String(),
-});
+export { FormFeedParams as FormParams, SubmissionParams };
 
 /** An ALTCHA v2 challenge as altcha-lib 2.x makes it (docs/forms.md#proof-of-work). */
 export const Challenge = Type.Object(

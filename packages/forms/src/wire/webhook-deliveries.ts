@@ -1,16 +1,13 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { FormParams } from './forms.js';
+
+export { FormParams };
 
 // The request and response shapes of routes/webhooks.routes.ts (docs/forms.md#webhooks): a
 // webhook's delivery log, a test send, one delivery's redeliver.
 
-export const ErrorBody = Type.Object({ error: Type.String() });
-export const FormParams = Type.Object({
-  org: Type.String(),
-  form: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$' }),
-});
 export const DeliveryParams = Type.Object({
-  org: Type.String(),
-  form: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$' }),
+  ...FormParams.properties,
   id: Type.String({ maxLength: 64 }),
 });
 

@@ -1,15 +1,8 @@
 // The admin API calls of the management views (docs/forms.md, "Forms and definitions", "Organisations
 // and tokens"). Every change to a form is the server's PATCH, which changes only the fields it
 // names: a view sends only what it edits.
+import type { DefinitionVersionsAnswer } from '@havn/forms/wire';
 import { type Api, ApiError, type FormRecord, type TokenInfo } from '../api.js';
-
-export interface FormChange {
-  name?: string;
-  description?: string;
-  allowedOrigins?: string[];
-  /** A webhook without a secret gets one made by the server, in the answer. */
-  webhooks?: { url: string; secret?: string }[];
-}
 
 const formPath = (form: string) => `/forms/${encodeURIComponent(form)}`;
 
@@ -23,14 +16,6 @@ function putJson<T>(api: Api, path: string, body: unknown, method = 'PUT'): Prom
 
 export async function readForm(api: Api, form: string): Promise<FormRecord> {
   return (await api.formInfo(form)).form;
-}
-
-/**
- * Changes only the fields in `change` (docs/forms.md#forms-and-definitions: PATCH); a `webhooks`
- * or `allowedOrigins` list replaces the whole list.
- */
-export function patchForm(api: Api, form: string, change: FormChange): Promise<FormRecord> {
-  return putJson<FormRecord>(api, formPath(form), change, 'PATCH');
 }
 
 /** Creates a form; refuses an id that is taken (a PUT would silently replace that form). */
@@ -66,12 +51,8 @@ export async function saveDefinition(api: Api, form: string, definition: unknown
 export async function definitionVersions(
   api: Api,
   form: string,
-): Promise<{ version: number; createdAt: string }[]> {
-  return (
-    await api.json<{ versions: { version: number; createdAt: string }[] }>(
-      `${formPath(form)}/definitions`,
-    )
-  ).versions;
+): Promise<DefinitionVersionsAnswer['versions']> {
+  return (await api.json<DefinitionVersionsAnswer>(`${formPath(form)}/definitions`)).versions;
 }
 
 export function definitionVersion(api: Api, form: string, version: number): Promise<unknown> {

@@ -1,9 +1,9 @@
-// Rename and describe a form (written with patchForm, so origins and webhooks stay as they are),
+// Rename and describe a form (written with the server's PATCH, so origins and webhooks stay as they are),
 // and delete it once its name is typed.
 import { useState } from 'preact/hooks';
 import { href } from '../route.js';
 import { errorText } from './error-text.js';
-import { deleteForm, patchForm } from './form-admin.js';
+import { deleteForm } from './form-admin.js';
 import type { TabProps } from './form-settings.js';
 
 export function FormDetails({ api, info, reload }: TabProps) {
@@ -22,7 +22,7 @@ export function FormDetails({ api, info, reload }: TabProps) {
       return;
     }
     try {
-      await patchForm(api, form.id, { name: name.trim(), description });
+      await api.patchForm(form.id, { name: name.trim(), description });
       setStatus('Saved.');
       reload();
     } catch (err) {

@@ -117,11 +117,7 @@ function NotifyRecipients({ api, info, reload }: TabProps) {
       return;
     }
     try {
-      const saved = await api.json<FormRecord>(`/forms/${encodeURIComponent(form.id)}`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ notify: list }),
-      });
+      const saved = await api.patchForm(form.id, { notify: list });
       const n = saved.notify.length;
       setText(saved.notify.join('\n'));
       setStatus(

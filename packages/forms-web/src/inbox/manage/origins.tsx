@@ -1,10 +1,10 @@
 // The form's allowed origins: only pages on these origins can load and send the form
 // (docs/forms-web.md, "Embedding a form"). Checked as the server checks them; written with
-// patchForm so the webhooks and the rest stay as they are.
+// the server's PATCH so the webhooks and the rest stay as they are.
 import { useState } from 'preact/hooks';
 import { hostedLink } from '../embed-urls.js';
 import { errorText } from './error-text.js';
-import { originProblem, patchForm } from './form-admin.js';
+import { originProblem } from './form-admin.js';
 import type { TabProps } from './form-settings.js';
 
 export function Origins({ api, info, reload }: TabProps) {
@@ -20,7 +20,7 @@ export function Origins({ api, info, reload }: TabProps) {
     setProblem(null);
     setStatus(null);
     try {
-      await patchForm(api, form.id, { allowedOrigins: next });
+      await api.patchForm(form.id, { allowedOrigins: next });
       setStatus(done);
       reload();
       return true;

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { CopyButton } from './copy-button.js';
 import { DeliveryLog } from './delivery-log.js';
 import { errorText } from './error-text.js';
-import { patchForm, webhookUrlProblem } from './form-admin.js';
+import { webhookUrlProblem } from './form-admin.js';
 import type { TabProps } from './form-settings.js';
 
 export function Webhooks({ api, info, reload }: TabProps) {
@@ -28,7 +28,7 @@ export function Webhooks({ api, info, reload }: TabProps) {
     }
     try {
       // No secret sent: the server makes a Standard Webhooks one (whsec_…) and answers with it.
-      const saved = await patchForm(api, form.id, { webhooks: [...hooks, { url }] });
+      const saved = await api.patchForm(form.id, { webhooks: [...hooks, { url }] });
       const made = saved.webhooks.filter((h) => h.url === url).at(-1);
       if (made) setCreated(made);
       setValue('');
@@ -41,7 +41,7 @@ export function Webhooks({ api, info, reload }: TabProps) {
     setProblem(null);
     try {
       const url = hooks[index]?.url ?? '';
-      await patchForm(api, form.id, { webhooks: hooks.filter((_, n) => n !== index) });
+      await api.patchForm(form.id, { webhooks: hooks.filter((_, n) => n !== index) });
       setStatus(`Removed ${url}.`);
       reload();
     } catch (err) {

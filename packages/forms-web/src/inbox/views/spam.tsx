@@ -37,7 +37,7 @@ function Protection(props: { api: Api; form: string; onUnauthorized: () => void 
   const save = async (event: Event) => {
     event.preventDefault();
     try {
-      await api.setSpamProtection(form, current);
+      await api.patchForm(form, { spamProtection: current });
       setMessage(current === 'pow' ? 'Saved: proof of work is on.' : 'Saved: honeypot only.');
     } catch (err) {
       setMessage(`Could not save: ${err instanceof Error ? err.message : String(err)}`);
