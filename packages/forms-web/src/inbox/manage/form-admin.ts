@@ -87,6 +87,10 @@ export function idFromName(name: string): string {
 
 /** The same origin check as the server's: scheme://host[:port] exactly, http or https. */
 export function originProblem(value: string): string | null {
+  // The server matches origins exactly and refuses wildcards (docs/forms.md#forms-and-definitions).
+  if (value.includes('*')) {
+    return 'Wildcards are not supported: add each origin exactly, like https://www.example.com.';
+  }
   let url: URL;
   try {
     url = new URL(value);

@@ -88,6 +88,8 @@ describe('origins and webhook URLs are refused as the server refuses them', () =
     'ftp://example.com',
     'https://EXAMPLE.com',
     'https://example.com:443',
+    'https://*.example.com',
+    '*',
   ];
   it.each(ORIGINS)('origin %s', async (origin) => {
     let server = true;
