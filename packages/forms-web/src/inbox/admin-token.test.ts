@@ -57,10 +57,23 @@ it('refuses the admin token with a message, and keeps nothing of it in the brows
   await signIn(page, 'acme', stack.token);
   await page.getByRole('link', { name: 'Forms', exact: true }).waitFor();
   const after = await stored(page);
-  expect(JSON.parse(after.local['havn.inbox.session'] ?? '{}') as unknown).toEqual({
+  expect(JSON.parse(after.local['havn.inbox.session.v2'] ?? '{}') as unknown).toEqual({
     org: 'acme',
     token: stack.token,
   });
+  await page.close();
+});
+
+it('drops a session an older inbox kept, which may hold the admin token', async () => {
+  const page = await browser.newPage();
+  await page.goto(stack.url);
+  await page.evaluate((token) => {
+    localStorage.setItem('havn.inbox.session', JSON.stringify({ org: 'acme', token }));
+  }, ADMIN_TOKEN);
+  await page.reload();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  expect(await page.getByRole('link', { name: 'Forms', exact: true }).count()).toBe(0);
+  expect(await stored(page)).toEqual({ local: {}, session: {} });
   await page.close();
 });
 

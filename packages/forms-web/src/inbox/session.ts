@@ -7,9 +7,13 @@ export interface Credentials {
   token: string;
 }
 
-const KEY = 'havn.inbox.session';
+const KEY = 'havn.inbox.session.v2';
+// Sessions kept before the sign-in refused the admin token: one of them may hold it, so it is
+// dropped unread and the person signs in once more.
+const UNCHECKED_KEY = 'havn.inbox.session';
 
 export function loadSession(): Credentials | null {
+  for (const store of [sessionStorage, localStorage]) store.removeItem(UNCHECKED_KEY);
   for (const store of [sessionStorage, localStorage]) {
     try {
       const value = store.getItem(KEY);
