@@ -19,12 +19,19 @@ async function health(): Promise<Health> {
   return (await (await svc.call('/healthz', { auth: false })).json()) as Health;
 }
 
-async function until(check: (h: Health) => boolean, timeoutMs = 10_000): Promise<Health> {
+// Long enough for the wedge path: a browser that cannot close a context within 10 s is killed and
+// the slot freed (docs/render.md#browser-processes), which a loaded machine can reach.
+async function until(check: (h: Health) => boolean, timeoutMs = 20_000): Promise<Health> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const h = await health();
     if (check(h)) return h;
-    if (Date.now() > end) throw new Error(`health never matched: ${JSON.stringify(h)}`);
+    if (Date.now() > end) {
+      const recent = svc.logs.slice(-15).join('\n');
+      throw new Error(
+        `health never matched: ${JSON.stringify(h)}; the service's last logs:\n${recent}`,
+      );
+    }
     await new Promise((r) => setTimeout(r, 25));
   }
 }
