@@ -17,8 +17,8 @@ import {
 const FIELDS = ['timestamp', 'cloud_RoleName', 'severityLevel', 'message', 'operation_Id'] as const;
 
 function severityCell(value: unknown) {
-  // The column is numeric; the coercion has made "2" a number already (the spec's crash was
-  // reading it as a string).
+  // The column is numeric; the coercion has made "2" a number already, so it is never read as a
+  // string.
   const level = typeof value === 'number' ? value : null;
   const tint: Tint | undefined =
     level === null ? undefined : level >= 3 ? 'red' : level === 2 ? 'yellow' : undefined;

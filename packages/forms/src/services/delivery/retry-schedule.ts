@@ -6,7 +6,7 @@ export const webhookRetrySchedule: readonly number[] = [
 
 /**
  * A push is only worth something while it is fresh: it gets the first four steps (about 13
- * minutes) and its TTL, then gives up. Our decision; the spec is silent.
+ * minutes) and its TTL, then gives up (docs/forms.md#web-push).
  */
 export const pushRetrySteps = 4;
 
