@@ -215,17 +215,7 @@ export class FormStore {
           .where('orgSlug', '=', orgSlug)
           .where('id', '=', id)
           .execute();
-        if (write.definition !== undefined) {
-          const { definitionVersion } = await this.lockedVersion(trx, orgSlug, id);
-          await this.storeDefinition(trx, orgSlug, id, definitionVersion, write.definition, now);
-        }
-        const row = await trx
-          .selectFrom('forms')
-          .selectAll()
-          .where('orgSlug', '=', orgSlug)
-          .where('id', '=', id)
-          .executeTakeFirstOrThrow();
-        return toForm(row);
+        return this.versionAndRead(trx, orgSlug, id, write.definition, now);
       }),
     );
   }
@@ -265,19 +255,30 @@ export class FormStore {
           .where('id', '=', id)
           .executeTakeFirst();
         if (updated.numUpdatedRows === 0n) return undefined;
-        if (patch.definition !== undefined) {
-          const { definitionVersion } = await this.lockedVersion(trx, orgSlug, id);
-          await this.storeDefinition(trx, orgSlug, id, definitionVersion, patch.definition, now);
-        }
-        const row = await trx
-          .selectFrom('forms')
-          .selectAll()
-          .where('orgSlug', '=', orgSlug)
-          .where('id', '=', id)
-          .executeTakeFirstOrThrow();
-        return toForm(row);
+        return this.versionAndRead(trx, orgSlug, id, patch.definition, now);
       }),
     );
+  }
+
+  /** The end of a form write: the definition versioned when given, then the form as stored. */
+  private async versionAndRead(
+    trx: Transaction<Database>,
+    orgSlug: string,
+    id: string,
+    definition: object | undefined,
+    now: string,
+  ): Promise<Form> {
+    if (definition !== undefined) {
+      const { definitionVersion } = await this.lockedVersion(trx, orgSlug, id);
+      await this.storeDefinition(trx, orgSlug, id, definitionVersion, definition, now);
+    }
+    const row = await trx
+      .selectFrom('forms')
+      .selectAll()
+      .where('orgSlug', '=', orgSlug)
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return toForm(row);
   }
 
   /** Stores a definition for an existing form; the version it is stored under. */
