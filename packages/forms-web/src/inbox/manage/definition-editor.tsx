@@ -2,6 +2,7 @@
 // each problem on its line; the real runtime previews the draft beside it; Save stores a new
 // version, and an unchanged draft is not sent at all (the server would keep the version anyway).
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { Alert } from '../alert.js';
 import { canonicalJson } from './canonical-json.js';
 import { CodeEditor, type LineProblem } from './code-editor.js';
 import { errorText } from './error-text.js';
@@ -120,11 +121,7 @@ export function DefinitionEditor({ api, info, reload }: TabProps) {
         the server's JSON Schema (<a href="/schema/definition.json">definition.json</a>) as you
         type.
       </p>
-      {schemaError && (
-        <p class="error" role="alert">
-          {schemaError}
-        </p>
-      )}
+      <Alert message={schemaError} />
       <div class="editor-grid">
         <div>
           <CodeEditor
@@ -143,11 +140,7 @@ export function DefinitionEditor({ api, info, reload }: TabProps) {
             </button>
             <span role="status">{status}</span>
           </p>
-          {error && (
-            <p class="error" role="alert">
-              {error}
-            </p>
-          )}
+          <Alert message={error} />
         </div>
         {shown !== null && <Preview definition={shown} stale={!ok} />}
       </div>

@@ -7,6 +7,7 @@ import type { Api } from '../api.js';
 import { formatDate } from '../format.js';
 import { href } from '../route.js';
 import { useLoad } from '../use-load.js';
+import { Alert } from '../alert.js';
 import { errorText } from './error-text.js';
 import { relativeTime } from './relative-time.js';
 import {
@@ -167,11 +168,7 @@ export function DeliveryLog(props: { api: Api; form: string; url: string }) {
       <p role="status" class={outcome && !outcome.ok ? 'error' : undefined}>
         {outcome?.text}
       </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {data && rows.length === 0 && (
         <p class="muted">
           No deliveries yet: they appear here once a submission arrives, or send a test.

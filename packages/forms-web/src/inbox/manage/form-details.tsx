@@ -2,6 +2,7 @@
 // and delete it once its name is typed.
 import { useState } from 'preact/hooks';
 import { href } from '../route.js';
+import { Alert } from '../alert.js';
 import { errorText } from './error-text.js';
 import { deleteForm } from './form-admin.js';
 import type { TabProps } from './form-settings.js';
@@ -59,11 +60,7 @@ export function FormDetails({ api, info, reload }: TabProps) {
         <p>
           <button type="submit">Save details</button> <span role="status">{status}</span>
         </p>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Alert message={error} />
       </form>
       <DeleteForm api={api} info={info} reload={reload} />
     </>
@@ -106,11 +103,7 @@ function DeleteForm({ api, info }: TabProps) {
           Delete form
         </button>
       </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
     </form>
   );
 }

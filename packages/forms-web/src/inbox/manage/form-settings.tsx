@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import type { Api, FormRecord } from '../api.js';
 import { href, SETTINGS_TABS, type SettingsTab } from '../route.js';
 import { useLoad } from '../use-load.js';
+import { Alert } from '../alert.js';
 import { DefinitionEditor } from './definition-editor.js';
 import { errorText } from './error-text.js';
 import { Embed } from './embed.js';
@@ -59,11 +60,7 @@ export function FormSettings(props: {
           </a>
         ))}
       </nav>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {!data && !error && <p class="muted">Loading…</p>}
       {tabProps && (
         <div class="tab-body">
@@ -154,11 +151,7 @@ function NotifyRecipients({ api, info, reload }: TabProps) {
       <p>
         <button type="submit">Save recipients</button> <span role="status">{status}</span>
       </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
     </form>
   );
 }

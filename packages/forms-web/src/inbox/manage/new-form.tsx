@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../api.js';
 import { href } from '../route.js';
+import { Alert } from '../alert.js';
 import { createForm, FORM_ID, idFromName } from './form-admin.js';
 import { errorText } from './error-text.js';
 
@@ -78,11 +79,7 @@ export function NewForm(props: { api: Api }) {
             setDescription(e.currentTarget.value);
           }}
         />
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Alert message={error} />
         <p>
           <button type="submit" disabled={busy}>
             Create form

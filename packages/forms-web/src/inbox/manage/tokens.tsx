@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api, TokenInfo } from '../api.js';
 import { formatDate } from '../format.js';
 import { useLoad } from '../use-load.js';
+import { Alert } from '../alert.js';
 import { CopyButton } from './copy-button.js';
 import { errorText } from './error-text.js';
 import { mintToken, revokeToken, tokens } from './form-admin.js';
@@ -91,17 +92,9 @@ export function Tokens(props: { api: Api; onUnauthorized: () => void }) {
         </span>
         <button type="submit">Mint token</button>
       </form>
-      {problem && (
-        <p class="error" role="alert">
-          {problem}
-        </p>
-      )}
+      <Alert message={problem} />
       <p role="status">{status}</p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {data && (
         <ul class="plain-list" aria-label="Tokens">
           {data.map((t) => (

@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import type { Api } from '../api.js';
 import { formatDate } from '../format.js';
 import { useLoad } from '../use-load.js';
+import { Alert } from '../alert.js';
 import { errorText } from './error-text.js';
 import { definitionVersion, definitionVersions } from './form-admin.js';
 import { type Change, diffJson } from './json-diff.js';
@@ -120,11 +121,7 @@ export function Versions(props: { api: Api; form: string; current: number }) {
           </button>
         </form>
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {changes && (
         <div role="status" aria-live="polite">
           {changes.length === 0 ? (

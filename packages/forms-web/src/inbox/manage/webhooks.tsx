@@ -2,6 +2,7 @@
 // each webhook's delivery log with Send test and Redeliver (delivery-log.tsx). Written with the
 // server's PATCH of `webhooks`, so origins and the rest stay as they are.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Alert } from '../alert.js';
 import { CopyButton } from './copy-button.js';
 import { DeliveryLog } from './delivery-log.js';
 import { errorText } from './error-text.js';
@@ -99,11 +100,7 @@ export function Webhooks({ api, info, reload }: TabProps) {
         </span>
         <button type="submit">Add webhook</button>
       </form>
-      {problem && (
-        <p class="error" role="alert">
-          {problem}
-        </p>
-      )}
+      <Alert message={problem} />
       <p role="status">{status}</p>
     </>
   );

@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import type { Api, FormSummary, SubmissionSummary } from '../api.js';
 import { formatDate, previewText } from '../format.js';
 import { href } from '../route.js';
+import { Alert } from '../alert.js';
 import { FormTools } from './form-tools.js';
 import { FormTabs } from './spam.js';
 import { useLoad } from '../use-load.js';
@@ -57,11 +58,7 @@ export function Feed(props: { api: Api; form?: string; onUnauthorized: () => voi
       </div>
       {form && <FormTabs form={form} current="feed" />}
       {form && <FormTools api={api} form={form} />}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {data === undefined && !error && <p class="muted">Loading…</p>}
       {data && items.length === 0 && <p class="muted">No submissions yet.</p>}
       {items.length > 0 && (
@@ -93,11 +90,7 @@ export function Feed(props: { api: Api; form?: string; onUnauthorized: () => voi
           </button>
         </p>
       )}
-      {olderError && (
-        <p class="error" role="alert">
-          {olderError}
-        </p>
-      )}
+      <Alert message={olderError} />
     </section>
   );
 }

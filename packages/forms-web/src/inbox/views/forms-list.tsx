@@ -4,6 +4,7 @@ import type { Api, FormSummary } from '../api.js';
 import { formatDate } from '../format.js';
 import { href } from '../route.js';
 import { useLoad } from '../use-load.js';
+import { Alert } from '../alert.js';
 
 export function FormsList(props: { api: Api; onUnauthorized: () => void }) {
   const { data, error } = useLoad(() => props.api.forms(), [props.api], props.onUnauthorized);
@@ -15,11 +16,7 @@ export function FormsList(props: { api: Api; onUnauthorized: () => void }) {
           New form
         </a>
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {data === undefined && !error && <p class="muted">Loading…</p>}
       {data?.length === 0 && (
         <p class="muted">No forms yet. Create one with New form, then write its questions.</p>

@@ -6,6 +6,7 @@ import type { Api, Definition, Delivery, Submission } from '../api.js';
 import { answerRows, formatDate } from '../format.js';
 import { href } from '../route.js';
 import { REFRESH_EVENT, useLoad } from '../use-load.js';
+import { Alert } from '../alert.js';
 
 interface Data {
   record: Submission;
@@ -50,16 +51,8 @@ export function SubmissionView(props: {
         <a href={href.form(form)}>← Back to {data?.definition?.intro?.title ?? form}</a>
       </p>
       <h1 id="sub-title">Submission</h1>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {readError && (
-        <p class="error" role="alert">
-          {readError}
-        </p>
-      )}
+      <Alert message={error} />
+      <Alert message={readError} />
       {!data && !error && <p class="muted">Loading…</p>}
       {data?.record.spam && <NotSpam api={api} record={data.record} onDone={reload} />}
       {data && <Details data={data} />}
@@ -132,11 +125,7 @@ function NotSpam(props: { api: Api; record: Submission; onDone: () => void }) {
       <button type="button" class="secondary" onClick={() => void move()}>
         Not spam
       </button>
-      {message && (
-        <p class="error" role="alert">
-          {message}
-        </p>
-      )}
+      <Alert message={message} />
     </div>
   );
 }
