@@ -1,4 +1,4 @@
-import { HttpError } from '@havn/shared';
+import { HttpError, isRecord } from '@havn/shared';
 import {
   capturePixelsProblem,
   DEFAULT_CAPTURE_LIMITS,
@@ -125,10 +125,6 @@ const byName = new Map(BUILT_IN_PROFILES.map((p) => [p.name, p]));
 
 function bad(field: string, rule: string): never {
   throw new HttpError(400, `${field} ${rule}`);
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function int(v: unknown, field: string, min: number, max: number, limit: string): number {

@@ -29,4 +29,5 @@ export {
   type HostVerdict,
 } from './host-guard.js';
 export { closeOnSignals } from './lifecycle.js';
+export { isRecord } from './is-record.js';
 export { configOrExit, checkPortOrExit, listenOrExit } from './startup.js';

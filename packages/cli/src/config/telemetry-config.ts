@@ -4,6 +4,7 @@
 // every other one.
 import { join } from 'node:path';
 import { CliError, UsageError } from '../errors.js';
+import { isRecord } from '../upstream/coerce.js';
 import { readOptionalFile, writeFileAtomic } from './private-file.js';
 
 export const DEFAULT_API_URL = 'https://api.applicationinsights.io';
@@ -121,8 +122,4 @@ function telemetryOf(telemetry: unknown): TelemetryConfig | undefined {
 
 function optionalString<K extends string>(key: K, value: unknown): Partial<Record<K, string>> {
   return typeof value === 'string' && value !== '' ? ({ [key]: value } as Record<K, string>) : {};
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { HttpError } from '@havn/shared';
+import { HttpError, isRecord } from '@havn/shared';
 import type { DeliveryTable } from '../store/schema.js';
 import type { IngestForm } from '../store/forms.store.js';
 import type { IngestRequest, SubmissionWrite } from '../store/group-commit.js';
@@ -14,10 +14,6 @@ export interface Answers {
 }
 
 const previewLength = 140;
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The ingest body's JSON (an empty body is no answers at all: parseAnswers refuses it). */
 export function parseIngestBody(raw: Uint8Array): unknown {
@@ -35,12 +31,12 @@ export function parseIngestBody(raw: Uint8Array): unknown {
  * `submitFields` is an object of scalars. Anything else is a 400 naming the field.
  */
 export function parseAnswers(body: unknown, arrayAnswers: readonly string[]): Answers {
-  if (!isPlainObject(body)) throw new HttpError(400, 'body must be a JSON object of answers');
+  if (!isRecord(body)) throw new HttpError(400, 'body must be a JSON object of answers');
   const answers: Record<string, unknown> = {};
   let submitFields: Record<string, unknown> | null = null;
   for (const [key, value] of Object.entries(body)) {
     if (key === 'submitFields') {
-      if (!isPlainObject(value)) throw new HttpError(400, 'submitFields must be an object');
+      if (!isRecord(value)) throw new HttpError(400, 'submitFields must be an object');
       for (const [k, v] of Object.entries(value)) {
         if (v !== null && typeof v === 'object') {
           throw new HttpError(400, `submitFields.${k} must be a string, number, boolean or null`);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createChallenge, randomInt, verifySolution, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import type { Logger } from '@havn/shared';
+import { isRecord, type Logger } from '@havn/shared';
 import type { ChallengeStore } from '../store/challenges.store.js';
 import type { SettingsStore } from '../store/settings.store.js';
 
@@ -36,10 +36,6 @@ interface Keys {
   challenge: string;
   /** Signs the expected key, so a solution is checked without hashing again. */
   key: string;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

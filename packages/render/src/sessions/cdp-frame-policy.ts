@@ -1,6 +1,7 @@
 import type { CaptureLimits } from '../capture-limits.js';
 import { refusedMethod } from './cdp-allowlist.js';
-import { isRecord, no, pass, PARAM_JUDGES, type Judged } from './cdp-param-judges.js';
+import { isRecord } from '@havn/shared';
+import { no, pass, PARAM_JUDGES, type Judged } from './cdp-param-judges.js';
 import { isInternalUrl, type TargetWatch } from './cdp-targets.js';
 
 // What the CDP door lets a client send (docs/sessions.md#what-the-door-allows). Chromium obeys

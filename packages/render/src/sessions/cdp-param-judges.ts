@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { isRecord } from '@havn/shared';
 import { capturePixelsProblem, MAX_PAPER_INCHES } from '../capture-limits.js';
 import type { FramePolicy } from './cdp-frame-policy.js';
 
@@ -11,10 +12,6 @@ export type Params = Record<string, unknown> | undefined;
 /** A refusal's reason, or the params to forward (the same object when nothing changed). */
 export type Judged = { ok: true; params: Params } | { ok: false; message: string };
 type ParamJudge = (method: string, params: Params, policy: FramePolicy) => Judged;
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export const pass = (params: Params): Judged => ({ ok: true, params });
 export const no = (message: string): Judged => ({ ok: false, message });
