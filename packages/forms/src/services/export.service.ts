@@ -1,6 +1,6 @@
-import { HttpError } from '@havn/shared';
 import type { FormStore } from '../store/forms.store.js';
 import type { SubmissionRecord, SubmissionStore } from '../store/submissions.store.js';
+import { existingForm } from './existing-form.js';
 import { exportRange } from './export-range.js';
 
 const fixedColumns = ['id', 'receivedAt', 'read', 'spam', 'definitionVersion'] as const;
@@ -117,9 +117,7 @@ export class ExportService {
   /** One form's submissions, oldest first; 400 for a bad range, then 404 for no such form. */
   async ofForm(org: string, form: string, request: ExportRequest): Promise<Export> {
     const range = exportRange(request.since, request.until);
-    if (!(await this.forms.get(org, form))) {
-      throw new HttpError(404, `form ${org}/${form} not found`);
-    }
+    await existingForm(this.forms, org, form);
     const format = request.format ?? 'csv';
     const records = this.submissions.all(org, form, range);
     const lines =

@@ -1,6 +1,7 @@
 import { HttpError } from '@havn/shared';
 import type { Form, FormListItem, FormStore } from '../store/forms.store.js';
 import { validateDefinition } from './definition-validator.js';
+import { existingForm } from './existing-form.js';
 import { toFormPatch, toFormWrite, type FormBody } from './form-input.service.js';
 
 export type { Form, FormListItem } from '../store/forms.store.js';
@@ -24,10 +25,8 @@ export class FormsService {
   }
 
   /** The form, or 404. */
-  async get(org: string, form: string): Promise<Form> {
-    const found = await this.forms.get(org, form);
-    if (!found) throw new HttpError(404, `form ${org}/${form} not found`);
-    return found;
+  get(org: string, form: string): Promise<Form> {
+    return existingForm(this.forms, org, form);
   }
 
   list(org: string): Promise<FormListItem[]> {

@@ -4,6 +4,7 @@ import { createIdGenerator } from '../ids.js';
 import type { FormStore, GateForm } from '../store/forms.store.js';
 import type { PushStore } from '../store/push.store.js';
 import type { SubmissionStore, SubmissionSummary } from '../store/submissions.store.js';
+import { existingForm } from './existing-form.js';
 import { fanOut } from './ingest.service.js';
 import { powPayloadOf, type PowVerdict, type ProofOfWork } from './proof-of-work.service.js';
 
@@ -66,9 +67,7 @@ export class SpamService {
     form: string,
     options: { limit?: number | undefined; before?: string | undefined },
   ): Promise<SubmissionSummary[]> {
-    if (!(await this.deps.forms.get(org, form))) {
-      throw new HttpError(404, `form ${org}/${form} not found`);
-    }
+    await existingForm(this.deps.forms, org, form);
     return this.deps.submissions.feed({
       org,
       form,

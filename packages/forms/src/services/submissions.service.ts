@@ -6,6 +6,7 @@ import type {
   SubmissionStore,
   SubmissionSummary,
 } from '../store/submissions.store.js';
+import { existingForm } from './existing-form.js';
 
 export type { DeliveryView } from '../store/deliveries.store.js';
 export type { SubmissionSummary } from '../store/submissions.store.js';
@@ -42,9 +43,7 @@ export class SubmissionsService {
     form: string | undefined,
     options: FeedOptions,
   ): Promise<SubmissionSummary[]> {
-    if (form !== undefined && !(await this.forms.get(org, form))) {
-      throw new HttpError(404, `form ${org}/${form} not found`);
-    }
+    if (form !== undefined) await existingForm(this.forms, org, form);
     return this.submissions.feed({
       org,
       ...(form !== undefined ? { form } : {}),

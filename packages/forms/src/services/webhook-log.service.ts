@@ -5,6 +5,7 @@ import { webhookPayload } from '../store/webhook-payload.js';
 import type { LoggedDelivery, WebhookLogStore } from '../store/webhook-log.store.js';
 import type { WebhookDeliveryAnswer } from '../wire/webhook-deliveries.js';
 import type { AttemptResult } from './delivery/outbound-http.js';
+import { existingForm } from './existing-form.js';
 import { SAMPLE_ID_PREFIX, sampleRecord } from './webhook-sample.js';
 
 /** One delivery to a webhook, with its attempts newest first (its wire shape). */
@@ -66,12 +67,6 @@ export interface WebhookLogDeps {
 export class WebhookLogService {
   constructor(private readonly deps: WebhookLogDeps) {}
 
-  private async mustGetForm(org: string, form: string) {
-    const found = await this.deps.forms.get(org, form);
-    if (!found) throw new HttpError(404, `form ${org}/${form} not found`);
-    return found;
-  }
-
   /** The form's deliveries to `url`, newest first; `before` (a delivery id) pages back. */
   async list(
     org: string,
@@ -79,7 +74,7 @@ export class WebhookLogService {
     url: string,
     options: { limit?: number | undefined; before?: string | undefined },
   ): Promise<WebhookDeliveryView[]> {
-    await this.mustGetForm(org, form);
+    await existingForm(this.deps.forms, org, form);
     const page = await this.deps.log.page(org, form, url, pageLimit(options.limit), options.before);
     return page.map(toView);
   }
@@ -90,7 +85,7 @@ export class WebhookLogService {
    * delivery and under the same address policy. Recorded as a delivery of its own, not retried.
    */
   async sendTest(org: string, form: string, url: string): Promise<WebhookDeliveryView> {
-    const found = await this.mustGetForm(org, form);
+    const found = await existingForm(this.deps.forms, org, form);
     const hook = found.webhooks.find((h) => h.url === url);
     if (!hook) throw new HttpError(400, `url is not one of the webhooks of form ${org}/${form}`);
     const now = this.deps.now();
@@ -180,7 +175,7 @@ export class WebhookLogService {
 
   /** Queues one delivery of the form again, from the start of the retry schedule. */
   async redeliver(org: string, form: string, id: string): Promise<{ id: string; queued: number }> {
-    await this.mustGetForm(org, form);
+    await existingForm(this.deps.forms, org, form);
     const result = await this.deps.log.requeue(org, form, id, this.deps.now());
     if (result === 'missing') throw new HttpError(404, `delivery ${id} not found`);
     if (result === 'dropped') {
