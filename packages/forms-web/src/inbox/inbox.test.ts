@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../test-support/axe.js';
-import { launchBrowser } from '../test-support/browser.js';
+import { launchBrowser, PHONE } from '../test-support/browser.js';
 import { ensureBuilt } from '../test-support/build.js';
 import { CONTACT_DEFINITION } from '../test-support/definitions.js';
 import { embedPage, type Site, startSite } from '../test-support/site.js';
@@ -183,11 +183,8 @@ describe('inbox', () => {
 
   it('fits a phone-sized screen and passes axe on the feed and the submission page, in dark mode', async () => {
     const page = await openInbox(stack.token, {
+      ...PHONE,
       colorScheme: 'dark',
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-      deviceScaleFactor: 2,
     });
     await page.getByRole('link', { name: /Katherine Johnson/ }).waitFor();
     expect(

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 export const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const WEB_DIR = join(PACKAGE_DIR, 'dist');
+/** Where the screenshot scripts write the pictures docs/forms-web.md shows. */
+export const SCREENSHOT_DIR = join(PACKAGE_DIR, '..', '..', 'docs', 'screenshots');
 
 export function ensureBuilt(): void {
   const r = spawnSync(process.execPath, [join(PACKAGE_DIR, 'build.mjs')], { encoding: 'utf8' });

@@ -4,24 +4,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { launchBrowser } from './browser.js';
-import { ensureBuilt, PACKAGE_DIR } from './build.js';
+import { launchBrowser, PHONE } from './browser.js';
+import { ensureBuilt, SCREENSHOT_DIR } from './build.js';
 import { CONTACT_DEFINITION } from './definitions.js';
 import { startReceiver } from './receiver.js';
 import { embedPage, startSite } from './site.js';
 import { startStack } from './stack.js';
 
-const out = join(PACKAGE_DIR, '..', '..', 'docs', 'screenshots');
 const desktop: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
-const phone: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true,
-};
 
 ensureBuilt();
-mkdirSync(out, { recursive: true });
+mkdirSync(SCREENSHOT_DIR, { recursive: true });
 const site = await startSite('localhost');
 const stack = await startStack([site.origin]);
 // One receiver that answers, one that is down: the webhooks view shows both kinds of log.
@@ -67,7 +60,7 @@ try {
     await page.getByRole('link', { name: 'Tokens' }).waitFor();
     await go(page);
     await page.waitForTimeout(400); // the preview's pause after typing
-    await page.screenshot({ path: join(out, file), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, file), fullPage: true });
     await context.close();
     console.log(`wrote docs/screenshots/${file}`);
   };
@@ -77,7 +70,7 @@ try {
   };
   for (const [suffix, options] of [
     ['desktop', desktop],
-    ['phone', phone],
+    ['phone', PHONE],
   ] as const) {
     await shoot(`manage-new-form-${suffix}.png`, options, async (page) => {
       await open(page, '#/new-form', 'New form');

@@ -4,22 +4,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { launchBrowser } from './browser.js';
-import { ensureBuilt, PACKAGE_DIR } from './build.js';
+import { launchBrowser, PHONE } from './browser.js';
+import { ensureBuilt, SCREENSHOT_DIR } from './build.js';
 import { embedPage, startSite } from './site.js';
 import { startStack } from './stack.js';
 
-const out = join(PACKAGE_DIR, '..', '..', 'docs', 'screenshots');
 const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 860 } };
-const phone: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true,
-};
 
 ensureBuilt();
-mkdirSync(out, { recursive: true });
+mkdirSync(SCREENSHOT_DIR, { recursive: true });
 const site = await startSite('localhost');
 const stack = await startStack([site.origin]);
 const browser = await launchBrowser();
@@ -63,7 +56,7 @@ main{max-width:44rem;margin:0 auto;padding:2rem 1.25rem}h1{color:#7a3e00}</style
     const context = await browser.newContext(options);
     const page = await context.newPage();
     await go(page);
-    await page.screenshot({ path: join(out, file), fullPage });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, file), fullPage });
     await context.close();
     console.log(`wrote docs/screenshots/${file}`);
   };
@@ -87,7 +80,7 @@ main{max-width:44rem;margin:0 auto;padding:2rem 1.25rem}h1{color:#7a3e00}</style
     },
     true,
   );
-  await shoot('runtime-phone.png', phone, async (page) => {
+  await shoot('runtime-phone.png', PHONE, async (page) => {
     await page.goto(hostPage);
     await page.getByRole('heading', { name: 'Contact us' }).waitFor();
   });
@@ -98,12 +91,12 @@ main{max-width:44rem;margin:0 auto;padding:2rem 1.25rem}h1{color:#7a3e00}</style
     await page.getByRole('link', { name: 'All submissions' }).click();
     await page.getByRole('link', { name: /Ada Lovelace/ }).waitFor();
   });
-  await shoot('inbox-phone.png', phone, async (page) => {
+  await shoot('inbox-phone.png', PHONE, async (page) => {
     await signIn(page);
   });
   await shoot(
     'submission-phone.png',
-    phone,
+    PHONE,
     async (page) => {
       await signIn(page);
       await page.getByRole('link', { name: /Ada Lovelace/ }).click();
