@@ -27,11 +27,12 @@ export interface HavnOptions {
   readonly columns?: number;
 }
 
-export async function havn(args: readonly string[], options: HavnOptions): Promise<HavnResult> {
+/** The built binary with a clean environment whose home and configuration are `configDir`. */
+function spawnHavn(args: readonly string[], options: HavnOptions) {
   if (!existsSync(HAVN_BIN)) {
     throw new Error(`${HAVN_BIN} is missing: run 'node scripts/build.mjs' first`);
   }
-  const child = spawn(process.execPath, [HAVN_BIN, ...args], {
+  return spawn(process.execPath, [HAVN_BIN, ...args], {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: options.configDir,
@@ -40,6 +41,10 @@ export async function havn(args: readonly string[], options: HavnOptions): Promi
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+}
+
+export async function havn(args: readonly string[], options: HavnOptions): Promise<HavnResult> {
+  const child = spawnHavn(args, options);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
@@ -71,15 +76,8 @@ export interface RunningHavn {
 
 /** Starts the binary and leaves it running (for --follow). */
 export function startHavn(args: readonly string[], options: HavnOptions): RunningHavn {
-  const child = spawn(process.execPath, [HAVN_BIN, ...args], {
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: options.configDir,
-      HAVN_CONFIG_DIR: options.configDir,
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnHavn(args, options);
+  child.stdin.end(); // no input: the command reads end of file at once
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();
