@@ -2,6 +2,7 @@
 // colour, no truncation, no notes (docs/cli.md#output).
 import type { Row } from '../upstream/coerce.js';
 import { csv, tsv } from './delimited.js';
+import { jsonText } from './json-text.js';
 import type { OutputFormat } from './format.js';
 import { renderTable } from './table.js';
 import type { RowView } from './view.js';
@@ -14,9 +15,9 @@ export function renderRows(
 ): string {
   switch (format) {
     case 'json':
-      return `${JSON.stringify(rows.map((r) => view.json(r)))}\n`;
+      return `${jsonText(rows.map((r) => view.json(r)))}\n`;
     case 'jsonl':
-      return rows.map((r) => `${JSON.stringify(view.json(r))}\n`).join('');
+      return rows.map((r) => `${jsonText(view.json(r))}\n`).join('');
     case 'csv':
       return csv(view, rows);
     case 'tsv':

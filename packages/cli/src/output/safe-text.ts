@@ -1,8 +1,8 @@
 // Telemetry text is written by whoever can send telemetry, so it is untrusted: a message holding
 // `ESC ] 0;… BEL` retitles the terminal, `ESC [2K ESC [1A` rewrites lines already printed, and a
 // CSV cell `=HYPERLINK(…)` runs as a formula in a spreadsheet. docs/cli.md#safety: every text
-// cell of table, tsv and csv output goes through here; Json stays exact (it is data, and
-// JSON.stringify already escapes C0).
+// cell of table, tsv and csv output goes through here; Json stays exact (it is data; json-text.ts
+// escapes every control character in it).
 
 // ESC sequences as terminals parse them (ECMA-48): CSI `ESC [ params final`, OSC `ESC ] … BEL|ST`,
 // DCS/SOS/PM/APC `ESC P|X|^|_ … ST`, any other `ESC intermediates final`; and their 8-bit C1 forms.

@@ -39,4 +39,5 @@ export const ESCAPE_CORPUS: readonly EscapeCase[] = [
   { name: 'carriage return overwrite', raw: `innocent\rEVIL`, shown: 'innocent EVIL' },
   { name: 'vertical tab, form feed, DEL', raw: `v\u000bf\u000cd\u007f!`, shown: 'vfd!' },
   { name: 'unit separator', raw: `u\u001fs`, shown: 'us' },
+  { name: 'line and paragraph separators', raw: `l\u2028s\u2029p`, shown: 'l s p' },
 ];

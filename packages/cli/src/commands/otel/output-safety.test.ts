@@ -19,6 +19,9 @@ const COLUMNS = [
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
+// What JSON.stringify alone would let through raw.
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029]/;
+
 const FORMULAS = ['=cmd|" /C calc"!A0', '+SUM(1)', '-1+2', '@A1', '\tx', '\r=1'];
 
 const ctx = useSignedInFake();
@@ -81,6 +84,18 @@ describe('escape sequences in telemetry text', () => {
     const jsonl = await run('jsonl');
     const lines = jsonl.stdout.trimEnd().split('\n');
     expect(lines.map((l) => (JSON.parse(l) as { message: string }).message)).toEqual(raw);
+  });
+
+  it('Json and Jsonl: DEL, C1 and U+2028/2029 written as \\u escapes, nothing raw', async () => {
+    serve(raw);
+    for (const format of ['Json', 'jsonl']) {
+      const r = await run(format);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(RAW_IN_JSON);
+      for (const escape of ['\\u007f', '\\u0085', '\\u009b', '\\u009d', '\\u2028', '\\u2029']) {
+        expect(r.stdout).toContain(escape);
+      }
+    }
   });
 });
 

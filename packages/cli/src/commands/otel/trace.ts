@@ -3,6 +3,7 @@
 import { UsageError } from '../../errors.js';
 import { kqlString } from '../../kql/string-literal.js';
 import { parseFormat } from '../../output/format.js';
+import { jsonText } from '../../output/json-text.js';
 import { renderRows } from '../../output/render-rows.js';
 import { traceJson, traceRowView, traceRows, TRACE_FIELDS } from '../../trace/trace-json.js';
 import { buildTraceTree } from '../../trace/trace-tree.js';
@@ -58,7 +59,7 @@ Examples:
     }
     const tree = buildTraceTree(plan.operationId, result.rows);
     if (plan.format === 'json') {
-      ctx.stdout.write(`${JSON.stringify(traceJson(tree))}\n`);
+      ctx.stdout.write(`${jsonText(traceJson(tree))}\n`);
     } else if (plan.format !== 'table') {
       ctx.stdout.write(renderRows(plan.format, traceRowView, traceRows(tree), ctx.color));
     } else if (tree.count === 0) {
