@@ -6,7 +6,9 @@
 // service process opens to the browser's socket (a hop that judges nothing: pipe/direct is what any
 // extra hop costs on this machine), and through a second door in the service process that reads
 // every message whole but judges nothing: door/unjudged is what the allow-list and the parameter
-// checks cost.
+// checks cost. A third door judges everything but never stops reading the client while it waits
+// (`pause: false`, the door before docs/sessions.md#where-the-door-waits): door/unpaused is what
+// the backpressure costs.
 import { fork } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
@@ -71,20 +73,37 @@ async function serve(): Promise<void> {
     maxClientsPerSession: config.cdpMaxClients,
     judge: parseOnly,
   });
-  const unjudgedServer = createHttpServer();
-  unjudgedServer.on('upgrade', (req, socket, head) => {
-    unjudged.handleUpgrade(req, socket, head);
+  const unpaused = new CdpDoor({
+    lookup: (id) => sessions.manager()?.get(id),
+    isServiceToken: () => true,
+    log: app.log,
+    maxMessageBytes: config.cdpMaxMessageBytes,
+    maxClientsPerSession: config.cdpMaxClients,
+    pause: false,
   });
+  const doors = { unjudged, unpaused };
+  const servers = {
+    unjudged: createHttpServer(),
+    unpaused: createHttpServer(),
+  };
+  for (const name of ['unjudged', 'unpaused'] as const) {
+    servers[name].on('upgrade', (req, socket, head) => {
+      doors[name].handleUpgrade(req, socket, head);
+    });
+  }
   process.on(
     'message',
     (
       msg:
-        { type: 'direct' | 'pipe' | 'unjudged'; id: string } | { type: 'cpu' } | { type: 'stop' },
+        | { type: 'direct' | 'pipe' | 'unjudged' | 'unpaused'; id: string }
+        | { type: 'cpu' }
+        | { type: 'stop' },
     ) => {
-      if (msg.type === 'unjudged') {
-        unjudgedServer.listen(0, '127.0.0.1', () => {
-          const { port } = unjudgedServer.address() as AddressInfo;
-          send({ unjudged: `ws://127.0.0.1:${port}/v1/sessions/${msg.id}/cdp` });
+      if (msg.type === 'unjudged' || msg.type === 'unpaused') {
+        const server = servers[msg.type];
+        server.listen(0, '127.0.0.1', () => {
+          const { port } = server.address() as AddressInfo;
+          send({ [msg.type]: `ws://127.0.0.1:${port}/v1/sessions/${msg.id}/cdp` });
         });
       } else if (msg.type === 'pipe') {
         const endpoint = new URL(sessions.manager()?.get(msg.id)?.browserWsEndpoint ?? '');
@@ -108,8 +127,10 @@ async function serve(): Promise<void> {
       } else {
         // The listening sockets would keep this process alive.
         pipe?.close();
-        unjudged.close();
-        unjudgedServer.close();
+        for (const name of ['unjudged', 'unpaused'] as const) {
+          doors[name].close();
+          servers[name].close();
+        }
         void app.close().then(async () => {
           await rm(dir, { recursive: true, force: true });
           send({ stopped: true });
@@ -325,11 +346,16 @@ async function measure(): Promise<void> {
   const { pipe } = await ask<{ pipe: string }>({ type: 'pipe', id });
   const unjudged =
     (await ask<{ unjudged: string }>({ type: 'unjudged', id })).unjudged + new URL(cdpUrl).search;
+  const unpaused =
+    (await ask<{ unpaused: string }>({ type: 'unpaused', id })).unpaused + new URL(cdpUrl).search;
   const rows: Record<string, string | number>[] = [];
   for (const window of [1, WINDOW]) {
     // Warm every path, then alternate short rounds so that all see the same machine load.
-    for (const url of [direct, pipe, unjudged, cdpUrl]) await roundTrips(url, 300, window);
+    for (const url of [direct, pipe, unjudged, unpaused, cdpUrl]) {
+      await roundTrips(url, 300, window);
+    }
     let d = 0;
+    let before = 0;
     let hop = 0;
     let bare = 0;
     let p = 0;
@@ -338,9 +364,10 @@ async function measure(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       d += (await roundTrips(direct, ROUND_TRIP_MS / ROUNDS, window)) / ROUNDS;
       hop += (await roundTrips(pipe, ROUND_TRIP_MS / ROUNDS, window)) / ROUNDS;
-      const before = await timedRoundTrips(unjudged, ROUND_TRIP_MS / ROUNDS, window);
-      bare += before.perSecond / ROUNDS;
-      cpuBare += before.cpuPerTrip / ROUNDS;
+      const plain = await timedRoundTrips(unjudged, ROUND_TRIP_MS / ROUNDS, window);
+      bare += plain.perSecond / ROUNDS;
+      cpuBare += plain.cpuPerTrip / ROUNDS;
+      before += (await roundTrips(unpaused, ROUND_TRIP_MS / ROUNDS, window)) / ROUNDS;
       const door = await timedRoundTrips(cdpUrl, ROUND_TRIP_MS / ROUNDS, window);
       p += door.perSecond / ROUNDS;
       cpu += door.cpuPerTrip / ROUNDS;
@@ -350,10 +377,12 @@ async function measure(): Promise<void> {
       'direct rt/s': Math.round(d),
       'pipe rt/s': Math.round(hop),
       'unjudged rt/s': Math.round(bare),
+      'unpaused rt/s': Math.round(before),
       'door rt/s': Math.round(p),
       'door/direct': p / d,
       'door/pipe': p / hop,
       'door/unjudged': p / bare,
+      'door/unpaused': p / before,
       // The door's own cost, less sensitive to the machine's load than the rates are.
       'unjudged CPU µs/rt': Math.round(cpuBare),
       'door CPU µs/rt': Math.round(cpu),
@@ -371,7 +400,7 @@ async function measure(): Promise<void> {
     },
   ]);
   printTable(
-    "CDP round trips, Runtime.evaluate('1'): the browser's own socket, a plain pipe, a door that judges nothing, the door",
+    "CDP round trips, Runtime.evaluate('1'): the browser's own socket, a plain pipe, a door that judges nothing, one that never pauses, the door",
     rows,
   );
   printTable(
@@ -384,6 +413,7 @@ async function measure(): Promise<void> {
     `start p50 ${Math.round(percentile(starts, 50))} ms, p95 ${Math.round(percentile(starts, 95))} ms; ` +
       `live view ${live.fps} fps (goal >= 10), click to frame p50 ${live['click→frame p50 ms']} ms, p95 ${live['click→frame p95 ms']} ms (goal p50 < 150); ` +
       `door/pipe ${Number(seq?.['door/pipe']).toFixed(2)} sequential, ${Number(piped?.['door/pipe']).toFixed(2)} with ${WINDOW} in flight (goal >= 0.95); ` +
+      `backpressure cost: door/unpaused ${Number(seq?.['door/unpaused']).toFixed(2)} and ${Number(piped?.['door/unpaused']).toFixed(2)} (goal >= 0.95); ` +
       `allow-list cost: door/unjudged ${Number(seq?.['door/unjudged']).toFixed(2)} and ${Number(piped?.['door/unjudged']).toFixed(2)}; ` +
       `door/direct ${Number(seq?.['door/direct']).toFixed(2)} and ${Number(piped?.['door/direct']).toFixed(2)}`,
   );

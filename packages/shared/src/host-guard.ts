@@ -16,7 +16,8 @@ export type HostVerdict =
   | { ok: false; reason: 'refused'; host: string; address: string; range: string; message: string }
   | { ok: false; reason: 'unresolved'; host: string; message: string };
 
-type Resolver = (host: string) => Promise<LookupAddress[]>;
+/** Resolves a name to every address it has (the system's resolver unless a caller brings one). */
+export type Resolver = (host: string) => Promise<LookupAddress[]>;
 
 const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, order: 'verbatim' });
 

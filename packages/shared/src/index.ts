@@ -27,6 +27,7 @@ export {
   HostRefusedError,
   type HostPolicy,
   type HostVerdict,
+  type Resolver,
 } from './host-guard.js';
 export { closeOnSignals } from './lifecycle.js';
 export { isRecord } from './is-record.js';

@@ -175,7 +175,8 @@ export class SessionBrowser {
 
   private async devtoolsJson(path: string): Promise<unknown> {
     const http = this.wsEndpoint.replace(/^ws:/, 'http:').replace(/\/devtools\/.*$/, '');
-    const response = await fetch(`${http}/json/${path}`);
+    // The browser answers on loopback at once; one that does not is wedged (docs/sessions.md#where-the-door-waits).
+    const response = await fetch(`${http}/json/${path}`, { signal: AbortSignal.timeout(10_000) });
     if (!response.ok) throw new Error(`browser answered ${response.status} for /json/${path}`);
     return response.json();
   }

@@ -1,4 +1,4 @@
-import { checkHost, HttpError, type HostPolicy } from '@havn/shared';
+import { checkHost, HttpError, type HostPolicy, type Resolver } from '@havn/shared';
 
 // The early check of a render's `url` (docs/render.md#private-network-policy):
 // WHATWG parsing canonicalises numeric host forms (2130706433, 0x7f000001, 0177.0.0.1 all become
@@ -36,7 +36,11 @@ export async function checkRenderUrl(raw: string, policy: HostPolicy, field = 'u
  * Why the private-network policy refuses an http(s) URL a CDP client navigates to, or undefined
  * (other schemes, and names that do not resolve, are the browser's to fail).
  */
-export async function policyRefusal(raw: string, policy: HostPolicy): Promise<string | undefined> {
+export async function policyRefusal(
+  raw: string,
+  policy: HostPolicy,
+  resolve?: Resolver,
+): Promise<string | undefined> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -44,7 +48,7 @@ export async function policyRefusal(raw: string, policy: HostPolicy): Promise<st
     return undefined;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  const verdict = await checkHost(url.hostname, policy);
+  const verdict = await checkHost(url.hostname, policy, resolve);
   if (verdict.ok || verdict.reason !== 'refused') return undefined;
   return `${verdict.message} (private-network policy)`;
 }

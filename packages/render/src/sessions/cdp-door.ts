@@ -4,7 +4,12 @@ import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { presentedToken } from '../auth.js';
 import { judgeClientFrame, type FramePolicy, type FrameJudge } from './cdp-frame-policy.js';
-import { DoorBridge } from './door-bridge.js';
+import {
+  BACKLOG_MESSAGES,
+  DoorBridge,
+  VERDICT_TIMEOUT_MS,
+  type BridgeLimits,
+} from './door-bridge.js';
 import { CLOSE, serverCloseFrame } from './ws-frames.js';
 import { clientHandshake, serverHandshake } from './ws-handshake.js';
 
@@ -44,7 +49,14 @@ export interface CdpDoorDeps {
   maxClientsPerSession: number;
   /** judgeClientFrame unless given (the sessions bench measures a door that judges nothing). */
   judge?: FrameJudge;
+  /** How long a verdict may take (tests shorten it); VERDICT_TIMEOUT_MS by default. */
+  verdictTimeoutMs?: number;
+  /** False only in the sessions bench: the door as it was before it paused for a verdict. */
+  pause?: boolean;
 }
+
+// How long the browser may take to answer the door's own WebSocket handshake.
+const UPSTREAM_TIMEOUT_MS = 10_000;
 
 // The browser's socket, or one page's (`…/cdp/page/<targetId>`, what /json/list hands out).
 const DOOR_PATH =
@@ -142,7 +154,7 @@ export class CdpDoor {
         refuse(client, 404);
         return;
       }
-      upstream = await clientHandshake(endpoint);
+      upstream = await clientHandshake(endpoint, UPSTREAM_TIMEOUT_MS);
     } catch (err) {
       this.deps.log.warn({ session: session.id, err }, 'cdp door: browser socket unreachable');
       this.count(session, -1);
@@ -155,6 +167,14 @@ export class CdpDoor {
       return;
     }
     client.write(accept);
+    const limits: BridgeLimits = {
+      maxMessageBytes: this.deps.maxMessageBytes,
+      backlogMessages: BACKLOG_MESSAGES,
+      // One message as large as a client may send, and the rest of the read it came in.
+      backlogBytes: this.deps.maxMessageBytes,
+      verdictTimeoutMs: this.deps.verdictTimeoutMs ?? VERDICT_TIMEOUT_MS,
+      ...(this.deps.pause === false && { pause: false }),
+    };
     const bridge = new DoorBridge(
       session,
       client,
@@ -164,7 +184,7 @@ export class CdpDoor {
         this.open.delete(bridge);
         this.count(session, -1);
       },
-      this.deps.maxMessageBytes,
+      limits,
       this.deps.judge ?? judgeClientFrame,
     );
     this.open.add(bridge);

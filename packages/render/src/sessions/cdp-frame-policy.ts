@@ -97,19 +97,27 @@ function judgeCommand(command: CdpCommand, policy: FramePolicy, targets: TargetW
   return judge ? judge(method, params, policy) : pass(params);
 }
 
+/** A check that needs an answer from elsewhere, and what it waits on (for a refusal's message). */
+export interface LaterCheck {
+  /** The refusal's reason, or undefined to let the command go. */
+  verdict: Promise<string | undefined>;
+  /** What is awaited, e.g. `the address check of example.com`. */
+  awaiting: string;
+}
+
 /**
  * The checks that need an answer from elsewhere (a DNS lookup, the browser's target list), for a
- * command that passed the synchronous ones: a promise of the refusal's reason (undefined to let
- * it go), or undefined when the command needs none. The door holds later messages meanwhile.
+ * command that passed the synchronous ones, or undefined when the command needs none. The door
+ * holds later messages meanwhile, for a bounded time (docs/sessions.md#where-the-door-waits).
  */
 export function laterCheck(
   command: CdpCommand,
   policy: FramePolicy,
   targets: TargetWatch,
-): Promise<string | undefined> | undefined {
+): LaterCheck | undefined {
   const url = command.params?.['url'];
   if (policy.checkUrl && NAVIGATIONS.has(command.method) && typeof url === 'string') {
-    return policy.checkUrl(url);
+    return { verdict: policy.checkUrl(url), awaiting: `the address check of ${hostOf(url)}` };
   }
   // A target the door has not seen yet (attached before its first navigation committed, or
   // named from a target list): ask the browser what it shows.
@@ -117,13 +125,22 @@ export function laterCheck(
   const { targetUrl } = policy;
   const unseen = typeof targetId === 'string' && !targets.known(targetId);
   if (targetUrl && TARGETED.has(command.method) && unseen) {
-    return targetUrl(targetId).then((shown) => {
+    const verdict = targetUrl(targetId).then((shown) => {
       if (shown === undefined || !isInternalUrl(shown)) return undefined;
       targets.markInternal(targetId);
       return 'devtools:, chrome: and file: targets are not open to clients';
     });
+    return { verdict, awaiting: `the browser's answer about target ${targetId}` };
   }
   return undefined;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname || 'the URL';
+  } catch {
+    return 'the URL';
+  }
 }
 
 function parseCommand(text: string): CdpCommand | undefined {

@@ -2,12 +2,19 @@ import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DoorSession } from './cdp-door.js';
-import { laterCheck, refusalText, type CdpCommand, type FrameJudge } from './cdp-frame-policy.js';
+import {
+  laterCheck,
+  refusalText,
+  type CdpCommand,
+  type FrameJudge,
+  type LaterCheck,
+} from './cdp-frame-policy.js';
 import { TargetWatch, WATCHED_EVENTS } from './cdp-targets.js';
 import { DOWNLOAD_EVENTS } from './session-downloads.js';
 import {
   CLOSE,
   ClientFrameReader,
+  type ClientEvent,
   clientTextFrame,
   OPCODE,
   serverCloseFrame,
@@ -20,6 +27,12 @@ import {
 // judged (cdp-frame-policy.ts) before it goes on; Chromium's bytes go to the client as they came,
 // with only their frame boundaries followed, so that the door's own frames (refusal replies, a
 // close) go out between two of Chromium's, never inside one.
+//
+// Whatever the door waits on, it stops reading the client meanwhile, so a client cannot make it
+// hold more than one read's worth of messages (docs/sessions.md#where-the-door-waits): a verdict
+// that needs a DNS answer or the browser's target list, Chromium's socket that is not taking
+// bytes, the client's own socket that is not taking the door's replies, and the door's replies
+// waiting for the end of one of Chromium's frames.
 
 // How long a client has to hang up after the door's close frame before it is cut off.
 const CLOSE_GRACE_MS = 2000;
@@ -27,6 +40,25 @@ const WATCHED = [...WATCHED_EVENTS, ...DOWNLOAD_EVENTS].map((method) => Buffer.f
 const DOWNLOAD = Buffer.from('"Browser.download');
 // Chromium writes an event's method first, so only the head of a frame needs looking at.
 const PROBE_LENGTH = 48;
+
+/** How much a bridge holds for a client, and how long it waits on a verdict. */
+export interface BridgeLimits {
+  /** The largest client message read whole (CDP_MAX_MESSAGE_BYTES); Chromium's are never held. */
+  maxMessageBytes: number;
+  /** Messages held while a verdict is pending; past either bound the client is closed with 1008. */
+  backlogMessages: number;
+  backlogBytes: number;
+  /** How long a verdict may take before the command is refused. */
+  verdictTimeoutMs: number;
+  /** False only in the sessions bench, to measure the door as it was before it paused. */
+  pause?: boolean;
+}
+
+/** Why the client's socket is not being read; it is read again when no reason is left. */
+type Hold = 'verdict' | 'browser' | 'client' | 'held';
+
+export const BACKLOG_MESSAGES = 1000;
+export const VERDICT_TIMEOUT_MS = 5000;
 
 export class DoorBridge {
   private readonly reader: ClientFrameReader;
@@ -37,6 +69,8 @@ export class DoorBridge {
   private held: Buffer[] = [];
   /** Client messages that came while a navigation's URL was being judged, kept in order. */
   private backlog: { payload: Buffer; raw: Buffer | undefined }[] | undefined;
+  private backlogBytes = 0;
+  private readonly holds = new Set<Hold>();
   private ended = false;
   private readonly attachedAt = Date.now();
   private readonly detach: () => void;
@@ -47,11 +81,10 @@ export class DoorBridge {
     private readonly browser: Socket,
     private readonly log: FastifyBaseLogger,
     private readonly onEnd: () => void,
-    /** The largest client message read whole; Chromium's frames are never held. */
-    maxMessageBytes: number,
+    private readonly limits: BridgeLimits,
     private readonly judgeFrame: FrameJudge,
   ) {
-    this.reader = new ClientFrameReader(maxMessageBytes);
+    this.reader = new ClientFrameReader(limits.maxMessageBytes);
     this.scanner = new ServerFrameScanner(
       PROBE_LENGTH,
       (head) => WATCHED.some((method) => head.includes(method)),
@@ -118,12 +151,38 @@ export class DoorBridge {
     // Everything one read carries leaves in one write.
     this.browser.cork();
     this.reader.push(chunk, (event) => {
-      if (event.kind === 'control') this.browser.write(event.raw);
-      else if (event.kind === 'error') this.end(serverCloseFrame(event.code, event.reason));
-      else this.judge(event.payload, event.raw);
+      this.fromReader(event);
     });
     this.browser.uncork();
-    if (this.browser.writableNeedDrain) pause(this.client, this.browser);
+    if (this.browser.writableNeedDrain) this.holdUntilDrained('browser', this.browser);
+    if (this.client.writableNeedDrain) this.holdUntilDrained('client', this.client);
+  }
+
+  private fromReader(event: ClientEvent): void {
+    if (this.ended) return;
+    if (event.kind === 'control') this.browser.write(event.raw);
+    else if (event.kind === 'error') this.end(serverCloseFrame(event.code, event.reason));
+    else this.judge(event.payload, event.raw);
+  }
+
+  /** Stops reading the client for `reason` (docs/sessions.md#where-the-door-waits). */
+  private hold(reason: Hold): void {
+    if (this.limits.pause === false) return;
+    if (this.holds.size === 0) this.client.pause();
+    this.holds.add(reason);
+  }
+
+  private release(reason: Hold): void {
+    if (!this.holds.delete(reason) || this.holds.size > 0 || this.ended) return;
+    this.client.resume();
+  }
+
+  private holdUntilDrained(reason: 'browser' | 'client', socket: Duplex): void {
+    if (this.holds.has(reason)) return;
+    this.hold(reason);
+    socket.once('drain', () => {
+      this.release(reason);
+    });
   }
 
   private fromBrowser(chunk: Buffer): void {
@@ -134,6 +193,7 @@ export class DoorBridge {
       this.client.write(chunk.subarray(0, firstEnd));
       for (const frame of this.held) this.client.write(frame);
       this.held = [];
+      this.release('held');
       rest = chunk.subarray(firstEnd);
     }
     if (!this.client.write(rest)) pause(this.browser, this.client);
@@ -141,13 +201,18 @@ export class DoorBridge {
 
   private toClient(frame: Buffer): void {
     if (this.scanner.atBoundary) this.client.write(frame);
-    else this.held.push(frame);
+    else {
+      // Until Chromium's frame ends, further replies would only pile up: stop reading the client.
+      this.held.push(frame);
+      this.hold('held');
+    }
   }
 
   /** One whole client message: forwarded as it came, rewritten, or answered with a refusal. */
   private judge(payload: Buffer, raw: Buffer | undefined): void {
+    if (this.ended) return;
     if (this.backlog) {
-      this.backlog.push({ payload, raw });
+      this.keepForLater(payload, raw);
       return;
     }
     const text = payload.toString('utf8');
@@ -157,26 +222,68 @@ export class DoorBridge {
       return;
     }
     const pending = laterCheck(verdict.command, this.session.framePolicy, this.targets);
-    if (pending) {
-      // Hold every later message until the check answers, so the browser still sees them in
-      // the order they were sent.
-      this.backlog = [];
-      void pending
-        .catch(() => undefined)
-        .then((refused) => {
-          if (this.ended) return;
-          if (refused === undefined) this.forward(verdict.command, verdict.text, text, raw);
-          else {
-            const reply = refusalText(verdict.command, `${verdict.command.method}: ${refused}`);
-            this.toClient(serverTextFrame(reply));
-          }
-          const waiting = this.backlog ?? [];
-          this.backlog = undefined;
-          for (const message of waiting) this.judge(message.payload, message.raw);
-        });
+    if (!pending) {
+      this.forward(verdict.command, verdict.text, text, raw);
       return;
     }
-    this.forward(verdict.command, verdict.text, text, raw);
+    // Hold every later message until the check answers, so the browser still sees them in the
+    // order they were sent, and read no more of them meanwhile.
+    this.backlog = [];
+    this.backlogBytes = 0;
+    this.hold('verdict');
+    void this.settle(pending, verdict.command).then((refused) => {
+      if (this.ended) return;
+      if (refused === undefined) this.forward(verdict.command, verdict.text, text, raw);
+      else {
+        const reply = refusalText(verdict.command, `${verdict.command.method}: ${refused}`);
+        this.toClient(serverTextFrame(reply));
+      }
+      const waiting = this.backlog ?? [];
+      this.backlog = undefined;
+      for (const message of waiting) this.judge(message.payload, message.raw);
+      // A message of the backlog may have started a check of its own.
+      if (!this.checking()) this.release('verdict');
+    });
+  }
+
+  private checking(): boolean {
+    return this.backlog !== undefined;
+  }
+
+  /** A message that came in the same read as one being checked; past the bounds, 1008. */
+  private keepForLater(payload: Buffer, raw: Buffer | undefined): void {
+    const backlog = this.backlog ?? [];
+    this.backlogBytes += payload.length;
+    if (
+      backlog.length >= this.limits.backlogMessages ||
+      this.backlogBytes > this.limits.backlogBytes
+    ) {
+      this.end(
+        serverCloseFrame(
+          CLOSE.policyViolation,
+          `more than ${this.limits.backlogMessages} messages or ${this.limits.backlogBytes} bytes sent while a navigation was being checked`,
+        ),
+      );
+      return;
+    }
+    backlog.push({ payload, raw });
+  }
+
+  /** The check's refusal, undefined to let the command go, or a refusal once it takes too long. */
+  private settle(check: LaterCheck, command: CdpCommand): Promise<string | undefined> {
+    const ms = this.limits.verdictTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string>((resolve) => {
+      timer = setTimeout(() => {
+        resolve(`${check.awaiting} did not answer within ${ms} ms; ${command.method} refused`);
+      }, ms);
+    });
+    const verdict = check.verdict.catch(
+      (err: unknown) => `${check.awaiting} failed: ${(err as Error).message}`,
+    );
+    return Promise.race([verdict, late]).finally(() => {
+      clearTimeout(timer);
+    });
   }
 
   /** Sends a judged message on to Chromium, noting the targets a client brings forward. */

@@ -19,4 +19,6 @@ export interface SessionConfig {
   maxClients: number;
   /** The largest download kept as an artifact (DOWNLOAD_MAX_BYTES); a larger one is cancelled. */
   downloadMaxBytes: number;
+  /** How long the door waits on a verdict before refusing the command (tests shorten it). */
+  verdictTimeoutMs?: number;
 }

@@ -1,14 +1,22 @@
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpError, randomToken, tokensEqual, type HostPolicy, type Logger } from '@havn/shared';
+import {
+  HttpError,
+  randomToken,
+  tokensEqual,
+  type HostPolicy,
+  type Logger,
+  type Resolver,
+} from '@havn/shared';
 import { NoOpenPageError, SessionBrowser, SessionInputError } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, ArtifactStore } from '../artifacts/artifact-store.js';
 import type { BrowserRuntime } from '../browser/browser-runtime.js';
 import { profileUserAgent } from '../browser/profile-context.js';
 import type { GuardProxy, ProxyChannel } from '../netguard/guard-proxy.js';
 import { judgeHops } from '../netguard/navigation-hops.js';
-import { checkRenderUrl, policyRefusal } from '../netguard/url-check.js';
+import { checkRenderUrl } from '../netguard/url-check.js';
+import { sessionAddressCheck } from './address-checks.js';
 import type { Profile } from '../profiles.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recorder.js';
 import { Session } from './session.js';
@@ -35,6 +43,8 @@ export interface SessionManagerDeps {
   resolveProfile: (input: unknown) => SessionProfile;
   /** ALLOWED_HOSTS and ALLOW_PRIVATE_NETWORK, for the early check of `url`. */
   hostPolicy: HostPolicy;
+  /** DNS for the door's address checks (tests answer `.test` names); the system's otherwise. */
+  resolve?: Resolver;
   /** ALLOW_INSECURE_TLS=1: only then does `insecureTls` take effect. */
   allowInsecureTls: boolean;
   /** BROWSER_API_TOKEN; undefined when the service runs with ALLOW_ANONYMOUS=1. */
@@ -152,7 +162,7 @@ export class SessionManager {
           downloadDir,
           allowInsecureTls: insecureTls,
           limits: this.deps.config.limits,
-          checkUrl: (target) => policyRefusal(target, this.deps.hostPolicy),
+          checkUrl: sessionAddressCheck(this.deps.hostPolicy, this.deps.resolve),
           targetUrl: async (targetId) =>
             (await launched.targets()).find((target) => target.id === targetId)?.url,
         },

@@ -38,6 +38,9 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     log: app.log,
     maxMessageBytes: manager.config.maxMessageBytes,
     maxClientsPerSession: manager.config.maxClients,
+    ...(manager.config.verdictTimeoutMs !== undefined && {
+      verdictTimeoutMs: manager.config.verdictTimeoutMs,
+    }),
   });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     door.handleUpgrade(req, socket, head);

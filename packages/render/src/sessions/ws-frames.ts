@@ -13,6 +13,7 @@ export const CLOSE = {
   goingAway: 1001,
   protocolError: 1002,
   invalidData: 1007,
+  policyViolation: 1008,
   tooBig: 1009,
 } as const;
 

@@ -33,8 +33,14 @@ export function serverHandshake(req: IncomingMessage): { accept: string } | { st
   };
 }
 
-/** Opens a WebSocket to `url` (ws://) and resolves with its socket and any bytes read past the 101. */
-export function clientHandshake(url: string): Promise<{ socket: Socket; head: Buffer }> {
+/**
+ * Opens a WebSocket to `url` (ws://) and resolves with its socket and any bytes read past the
+ * 101; a browser that has not answered within `timeoutMs` fails it.
+ */
+export function clientHandshake(
+  url: string,
+  timeoutMs: number,
+): Promise<{ socket: Socket; head: Buffer }> {
   const key = randomBytes(16).toString('base64');
   return new Promise((resolve, reject) => {
     const req = request(url.replace(/^ws:/, 'http:'), {
@@ -45,7 +51,17 @@ export function clientHandshake(url: string): Promise<{ socket: Socket; head: Bu
         'sec-websocket-key': key,
       },
     });
+    // A timer of its own rather than an AbortSignal, which would still fire on the upgraded socket.
+    const timer = setTimeout(() => {
+      req.destroy(
+        new Error(`browser did not answer the WebSocket handshake within ${timeoutMs} ms`),
+      );
+    }, timeoutMs);
+    req.on('close', () => {
+      clearTimeout(timer);
+    });
     req.on('upgrade', (res: IncomingMessage, socket: Socket, head: Buffer) => {
+      clearTimeout(timer);
       if (res.headers['sec-websocket-accept'] !== acceptValue(key)) {
         socket.destroy();
         reject(new Error('browser answered the WebSocket handshake wrongly'));

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createLogger, HttpError, installErrorHandler } from '@havn/shared';
+import { createLogger, HttpError, installErrorHandler, type Resolver } from '@havn/shared';
 import { SessionManager, type SessionProfile } from '../session-manager.js';
 import { sessionRoutes } from '../sessions.routes.js';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -86,6 +86,9 @@ export async function startSessionTestApp(
     maxMessageBytes?: number;
     maxClients?: number;
     downloadMaxBytes?: number;
+    /** DNS for the door's address checks, e.g. a slow DNS server on loopback. */
+    resolve?: Resolver;
+    verdictTimeoutMs?: number;
   } = {},
 ): Promise<SessionTestApp> {
   const fixture = await startFixtureServer();
@@ -110,6 +113,7 @@ export async function startSessionTestApp(
       maxMessageBytes: options.maxMessageBytes ?? 80 * 1024 * 1024,
       maxClients: options.maxClients ?? 4,
       downloadMaxBytes: options.downloadMaxBytes ?? 100 * 1024 * 1024,
+      ...(options.verdictTimeoutMs !== undefined && { verdictTimeoutMs: options.verdictTimeoutMs }),
     },
     proxy,
     // As the service runs them: a uid of their own when the tests run as root, sandboxed.
@@ -121,6 +125,7 @@ export async function startSessionTestApp(
     log,
     resolveProfile: testResolveProfile,
     hostPolicy: { allowedHosts: ['localhost'], allowPrivate: false },
+    ...(options.resolve && { resolve: options.resolve }),
     allowInsecureTls: options.allowInsecureTls ?? false,
     serviceToken: SERVICE_TOKEN,
     reaperIntervalMs: options.reaperIntervalMs ?? 200,
