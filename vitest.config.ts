@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 const forms = 'packages/forms/src/**/*.test.ts';
+const renderCluster = 'packages/render/src/**/*.cluster.test.ts';
+const postgres = 'test-support/postgres.global-setup.ts';
 
 export default defineConfig({
   test: {
@@ -16,7 +18,7 @@ export default defineConfig({
         test: {
           name: 'havn',
           include: ['packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: [forms, '**/node_modules/**'],
+          exclude: [forms, renderCluster, '**/node_modules/**'],
         },
       },
       // The forms tests run twice, once on each store (docs/forms.md#postgresql): on SQLite, and
@@ -35,8 +37,14 @@ export default defineConfig({
         test: {
           name: 'forms-postgres',
           include: [forms],
-          globalSetup: ['packages/forms/src/test-support/postgres.global-setup.ts'],
+          globalSetup: [postgres],
         },
+      },
+      // Render on several instances (docs/render.md#several-instances): PostgreSQL
+      // holds the artifact descriptors and the session registry.
+      {
+        extends: true,
+        test: { name: 'render-cluster', include: [renderCluster], globalSetup: [postgres] },
       },
     ],
   },

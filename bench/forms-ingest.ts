@@ -17,10 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import {
-  startPostgresCluster,
-  type PostgresCluster,
-} from '../packages/forms/src/test-support/postgres-cluster.js';
+import { startPostgresCluster, type PostgresCluster } from '../test-support/postgres-cluster.js';
 import { percentile, printSummary, printTable } from './lib/harness.js';
 
 interface CannonResult {

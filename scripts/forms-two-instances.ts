@@ -14,10 +14,7 @@ import { request, createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import {
-  startPostgresCluster,
-  type PostgresCluster,
-} from '../packages/forms/src/test-support/postgres-cluster.js';
+import { startPostgresCluster, type PostgresCluster } from '../test-support/postgres-cluster.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const mainJs = join(root, 'packages/forms/dist/main.js');

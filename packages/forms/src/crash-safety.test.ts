@@ -7,7 +7,7 @@ import { expect, test } from 'vitest';
 import { submissionBuilder } from './services/submission-builder.js';
 import { openStore } from './store/store.js';
 import { adminToken, seedForm } from './test-support/forms-server.js';
-import { createTestDatabase, dropTestDatabase } from './test-support/test-database.js';
+import { createTestDatabase, dropTestDatabase } from '../../../test-support/test-database.js';
 
 const mainJs = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 

@@ -8,7 +8,7 @@ import { expect, test } from 'vitest';
 import { startFormsChild, type FormsChild } from './test-support/forms-child.js';
 import { client, seedForm } from './test-support/forms-server.js';
 import { startReceiver, waitFor, type Received } from './test-support/receivers.js';
-import { createTestDatabase, dropTestDatabase } from './test-support/test-database.js';
+import { createTestDatabase, dropTestDatabase } from '../../../test-support/test-database.js';
 import { decryptPush, subscriptionKeys } from './test-support/web-push-decrypt.js';
 
 const site = 'http://site.test';

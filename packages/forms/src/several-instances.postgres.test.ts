@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { client, seedForm, startForms, type RunningForms } from './test-support/forms-server.js';
 import { startReceiver, waitFor, type Receiver } from './test-support/receivers.js';
-import { createTestDatabase, dropTestDatabase } from './test-support/test-database.js';
+import { createTestDatabase, dropTestDatabase } from '../../../test-support/test-database.js';
 
 const site = 'http://site.test';
 const submitPath = '/api/orgs/acme/forms/contact/submissions';

@@ -1,7 +1,8 @@
 import type { Logger } from '@havn/shared';
 import { startArtifactSweeper } from './artifacts/artifact-sweeper.js';
-import { FsArtifactStore } from './artifacts/fs-artifact-store.js';
+import { openArtifactStore } from './artifacts/open-artifact-store.js';
 import { BrowserRuntime } from './browser/browser-runtime.js';
+import { openClusterDatabase } from './cluster/database.js';
 import { WarmBrowser } from './browser/warm-browser.js';
 import type { RenderConfig } from './config.js';
 import { GuardProxy } from './netguard/guard-proxy.js';
@@ -24,8 +25,10 @@ export async function composeServer(options: {
 }): Promise<App> {
   const { config, log } = options;
   const metrics = new RenderMetrics();
-  const store = new FsArtifactStore({ dir: config.artifactDir, ttlMs: config.artifactTtlMs });
-  await store.init();
+  // docs/render.md#several-instances: DATABASE_URL puts the instance in a cluster.
+  const pool = config.cluster && (await openClusterDatabase(config.cluster.databaseUrl));
+  const artifacts = await openArtifactStore(config, pool);
+  const { store } = artifacts;
   const sweeper = startArtifactSweeper({ store, ttlMs: config.artifactTtlMs, log });
   const proxy = await GuardProxy.start({
     policy: { allowedHosts: config.allowedHosts, allowPrivate: config.allowPrivateNetwork },
@@ -62,5 +65,9 @@ export async function composeServer(options: {
     sweeper,
     extensions: options.extensions ?? [],
     version: options.version ?? '0.0.0',
+    closeLast: async () => {
+      artifacts.close();
+      await pool?.end();
+    },
   });
 }

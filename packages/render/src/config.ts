@@ -4,6 +4,7 @@ import { delimiter, join } from 'node:path';
 import { collectEnv, ConfigError, envFlag, envInt, envList, envString, envUrl } from '@havn/shared';
 import type { UidRange } from './browser/browser-runtime.js';
 import { DEFAULT_CAPTURE_LIMITS, type CaptureLimits } from './capture-limits.js';
+import { clusterConfig, clusterShape, type ClusterConfig } from './cluster/cluster-config.js';
 
 // The one place the render service reads its environment (docs/render.md#configuration). Every bad
 // variable is reported in one message; the result is frozen and passed down as an argument.
@@ -49,6 +50,8 @@ export interface RenderConfig {
   readonly downloadMaxBytes: number;
   /** BROWSER_UIDS: the uids browsers run under when the service is root; undefined for `off`. */
   readonly browserUids: UidRange | undefined;
+  /** Several instances on one database (docs/render.md#several-instances); else undefined. */
+  readonly cluster: ClusterConfig | undefined;
 }
 
 const DEFAULT_BROWSER_UIDS = '64000-64999';
@@ -90,6 +93,7 @@ const shape = {
   CDP_MAX_CLIENTS: envInt(4, 1, 64),
   DOWNLOAD_MAX_BYTES: envInt(100 * MiB, 1, 4096 * MiB),
   BROWSER_UIDS: envString(),
+  ...clusterShape,
 };
 
 function isExecutable(path: string): boolean {
@@ -147,6 +151,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     // One uid per session's browser, and one for the warm browser of renders.
     problems.push(`BROWSER_UIDS must hold at least MAX_SESSIONS + 1 (${e.MAX_SESSIONS + 1}) uids`);
   }
+  const cluster = clusterConfig(env, e, env.BROWSER_API_TOKEN || undefined, problems);
   if (problems.length > 0 || !e || !chromiumPath || !uids) throw new ConfigError(problems);
   return Object.freeze({
     port: e.PORT,
@@ -177,5 +182,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     cdpMaxClients: e.CDP_MAX_CLIENTS,
     downloadMaxBytes: e.DOWNLOAD_MAX_BYTES,
     browserUids: uids === 'off' ? undefined : uids,
+    cluster,
   });
 }

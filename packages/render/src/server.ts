@@ -32,6 +32,8 @@ export interface ServerDeps {
   /** Registered after the core routes (browser sessions). */
   extensions?: readonly ServerExtension[];
   version?: string;
+  /** Closes what the composition root opened besides these (the cluster's database); runs last. */
+  closeLast?: () => Promise<void>;
 }
 
 /**
@@ -138,6 +140,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     for (const extension of extensions) await extension.close?.();
     await deps.browser.close();
     await deps.proxy.close();
+    await deps.closeLast?.();
   });
   return app;
 }

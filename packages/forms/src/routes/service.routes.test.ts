@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { client, startForms, type RunningForms } from '../test-support/forms-server.js';
-import { storeUnderTest } from '../test-support/test-database.js';
+import { storeUnderTest } from '../../../../test-support/test-database.js';
 
 describe('service routes, schema and the web app', () => {
   let s: RunningForms;

@@ -5,7 +5,7 @@ import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { client, seedForm, startForms, type RunningForms } from '../test-support/forms-server.js';
-import { createTestDatabase, dropTestDatabase } from '../test-support/test-database.js';
+import { createTestDatabase, dropTestDatabase } from '../../../../test-support/test-database.js';
 
 const site = 'http://site.test';
 const contact = '/api/orgs/acme/forms/contact';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createIdGenerator } from '../ids.js';
 import { submissionBuilder } from '../services/submission-builder.js';
-import { createTestDatabase, dropTestDatabase } from '../test-support/test-database.js';
+import { createTestDatabase, dropTestDatabase } from '../../../../test-support/test-database.js';
 import { openStore, type Store } from './store.js';
 
 let dir: string;

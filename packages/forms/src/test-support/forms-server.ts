@@ -8,7 +8,7 @@ import { buildServer, type ServerDeps } from '../server.js';
 import { vapidKeysOf } from '../services/vapid-keys.js';
 import { submissionBuilder } from '../services/submission-builder.js';
 import { openStore, type Store, type StoreLocation } from '../store/store.js';
-import { createTestDatabase, dropTestDatabase } from './test-database.js';
+import { createTestDatabase, dropTestDatabase } from '../../../../test-support/test-database.js';
 
 export const adminToken = 'test-admin-token-0123456789';
 

@@ -1,7 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomToken } from '@havn/shared';
+import { ARTIFACT_ID, moveFile } from './artifact-bytes.js';
+import { decodeCursor, encodeCursor } from './artifact-cursor.js';
 import {
   ArtifactQueryError,
   type ArtifactDescriptor,
@@ -15,9 +17,6 @@ import {
 // place only after the bytes are fully written, so a reader never sees a half-written artifact: an
 // artifact exists exactly when its `.json` does. The sweeper also clears leftovers of interrupted
 // writes.
-
-/** Ids are 16 random bytes, base64url: anything else is absent, never a path. */
-const ID = /^[A-Za-z0-9_-]{22}$/;
 
 export class FsArtifactStore implements ArtifactStore {
   readonly #dir: string;
@@ -71,7 +70,7 @@ export class FsArtifactStore implements ArtifactStore {
   }
 
   async describe(id: string): Promise<ArtifactDescriptor | undefined> {
-    if (!ID.test(id)) return undefined;
+    if (!ARTIFACT_ID.test(id)) return undefined;
     let descriptor: ArtifactDescriptor;
     try {
       descriptor = JSON.parse(await readFile(this.#paths(id).json, 'utf8')) as ArtifactDescriptor;
@@ -167,26 +166,4 @@ function newestFirst(
 ): number {
   const [x, y] = a.createdAt === b.createdAt ? [a.id, b.id] : [a.createdAt, b.createdAt];
   return x < y ? 1 : x > y ? -1 : 0;
-}
-
-function encodeCursor(a: ArtifactDescriptor): string {
-  return Buffer.from(`${a.createdAt} ${a.id}`).toString('base64url');
-}
-
-/** The position a cursor names, or undefined for one the store never gave out. */
-function decodeCursor(cursor: string): { createdAt: string; id: string } | undefined {
-  const [createdAt, id, extra] = Buffer.from(cursor, 'base64url').toString().split(' ');
-  const valid =
-    createdAt && id && extra === undefined && ID.test(id) && !isNaN(Date.parse(createdAt));
-  return valid ? { createdAt, id } : undefined;
-}
-
-async function moveFile(from: string, to: string): Promise<void> {
-  try {
-    await rename(from, to);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    await copyFile(from, to);
-    await rm(from, { force: true });
-  }
 }

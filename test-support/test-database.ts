@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The test cluster's maintenance database; only in the forms-postgres project. */
+    /** The test cluster's maintenance database; only in the forms-postgres and render-cluster projects. */
     postgresUrl: string | undefined;
   }
 }
