@@ -33,6 +33,8 @@ export const SYSTEM_PACKAGES = [
   'fonts-noto-color-emoji',
   'fonts-noto-cjk',
   'postgresql',
+  'qpdf',
+  'poppler-utils',
 ];
 
 /** Which of `packages` dpkg does not list as installed; null where there is no dpkg. */

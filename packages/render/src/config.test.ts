@@ -25,6 +25,8 @@ describe('loadConfig', () => {
       sessionTtlMs: 300_000,
       sessionMaxTtlMs: 3_600_000,
       ffmpegPath: 'ffmpeg',
+      qpdfPath: 'qpdf',
+      maxContentBytes: 5 * 1024 * 1024,
       captureLimits: { maxViewport: 8192, maxDeviceScaleFactor: 4, maxCapturePixels: 33_177_600 },
       cdpMaxMessageBytes: 80 * 1024 * 1024,
       cdpMaxClients: 4,

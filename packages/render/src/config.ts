@@ -40,6 +40,10 @@ export interface RenderConfig {
   readonly sessionMaxTtlMs: number;
   readonly publicBaseUrl: string | undefined;
   readonly ffmpegPath: string;
+  /** QPDF_PATH: Debian's qpdf, which protects PDFs (docs/render.md#protection). */
+  readonly qpdfPath: string;
+  /** MAX_CONTENT_BYTES: the largest text a content endpoint answers; past it `truncated: true`. */
+  readonly maxContentBytes: number;
   /** MAX_VIEWPORT, MAX_DEVICE_SCALE_FACTOR, MAX_CAPTURE_PIXELS (docs/configuration.md#bounds). */
   readonly captureLimits: CaptureLimits;
   /** CDP_MAX_MESSAGE_BYTES: the largest client message through the door. */
@@ -85,6 +89,8 @@ const shape = {
   SESSION_MAX_TTL_MS: envInt(3_600_000, 1000),
   PUBLIC_BASE_URL: envUrl(),
   FFMPEG_PATH: envString(),
+  QPDF_PATH: envString(),
+  MAX_CONTENT_BYTES: envInt(5 * MiB, 1024, 100 * MiB),
   MAX_VIEWPORT: envInt(DEFAULT_CAPTURE_LIMITS.maxViewport, 16, 16_384),
   MAX_DEVICE_SCALE_FACTOR: envInt(DEFAULT_CAPTURE_LIMITS.maxDeviceScaleFactor, 1, 8),
   MAX_CAPTURE_PIXELS: envInt(DEFAULT_CAPTURE_LIMITS.maxCapturePixels, 256, 268_435_456),
@@ -173,6 +179,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     sessionMaxTtlMs: e.SESSION_MAX_TTL_MS,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     ffmpegPath: e.FFMPEG_PATH ?? 'ffmpeg',
+    qpdfPath: e.QPDF_PATH ?? 'qpdf',
+    maxContentBytes: e.MAX_CONTENT_BYTES,
     captureLimits: Object.freeze({
       maxViewport: e.MAX_VIEWPORT,
       maxDeviceScaleFactor: e.MAX_DEVICE_SCALE_FACTOR,

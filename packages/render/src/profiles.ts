@@ -41,6 +41,12 @@ export interface Profile {
   paper?: Paper;
 }
 
+/** The paper of a PDF whose profile has none: A4 with 10 mm margins. */
+export const DEFAULT_PAPER: Paper = Object.freeze({
+  format: 'A4',
+  margin: Object.freeze({ top: '10mm', right: '10mm', bottom: '10mm', left: '10mm' }),
+});
+
 const base = { locale: 'da-DK', timezone: 'Europe/Copenhagen' } as const;
 const desk = { isMobile: false, hasTouch: false, ...base } as const;
 const touch = { isMobile: true, hasTouch: true, ...base } as const;
@@ -207,6 +213,21 @@ function paper(v: unknown, field: string, inherited: Paper | undefined): Paper {
   if (across >= width) bad(`${field}.margin`, 'left and right must leave room on the page');
   if (down >= height) bad(`${field}.margin`, 'top and bottom must leave room on the page');
   return out;
+}
+
+/**
+ * The paper a PDF prints on: the profile's (or DEFAULT_PAPER) with a request's `landscape` and
+ * `margin` laid over it, held to the same rules as an inline profile's paper (400 naming `field`).
+ */
+export function paperWith(
+  overrides: { landscape?: boolean | undefined; margin?: Record<string, unknown> | undefined },
+  field: string,
+  inherited: Paper | undefined,
+): Paper {
+  const input: Record<string, unknown> = {};
+  if (overrides.landscape !== undefined) input.landscape = overrides.landscape;
+  if (overrides.margin !== undefined) input.margin = overrides.margin;
+  return paper(input, field, inherited ?? DEFAULT_PAPER);
 }
 
 /** The page's printed width and height in inches (A4 when nothing says otherwise). */

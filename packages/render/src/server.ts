@@ -110,6 +110,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     policy,
     renderTimeoutMs: config.renderTimeoutMs,
     captureLimits: config.captureLimits,
+    qpdf: { path: config.qpdfPath, timeoutMs: config.renderTimeoutMs },
   });
   const ctx: ServerContext = {
     config,

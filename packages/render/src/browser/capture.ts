@@ -1,6 +1,6 @@
 import { errors, type BrowserContext, type Page } from 'playwright-core';
 import { capturePixelsProblem, type CaptureLimits } from '../capture-limits.js';
-import type { Profile } from '../profiles.js';
+import { DEFAULT_PAPER, type Profile } from '../profiles.js';
 import { profileContextOptions, profileUserAgent } from './profile-context.js';
 import {
   CaptureFailedError,
@@ -30,6 +30,19 @@ export interface CaptureCookie {
   sameSite?: 'Strict' | 'Lax' | 'None';
 }
 
+/** What Chromium is told when it prints (docs/render.md#pdf-options); paper comes from the profile. */
+export interface PdfPrint {
+  scale?: number | undefined;
+  pageRanges?: string | undefined;
+  preferCSSPageSize?: boolean | undefined;
+  printBackground: boolean;
+  displayHeaderFooter?: boolean | undefined;
+  headerTemplate?: string | undefined;
+  footerTemplate?: string | undefined;
+  outline?: boolean | undefined;
+  tagged?: boolean | undefined;
+}
+
 export interface CaptureJob {
   target: { url: string } | { html: string; baseUrl?: string | undefined };
   profile: Profile;
@@ -48,6 +61,8 @@ export interface CaptureJob {
   cookies?: CaptureCookie[] | undefined;
   userAgent?: string | undefined;
   ignoreHttpsErrors: boolean;
+  /** Print options when format is pdf; absent means the defaults (backgrounds printed). */
+  pdf?: PdfPrint | undefined;
 }
 
 export interface CaptureControl {
@@ -201,20 +216,7 @@ function checkPixels(
 /** The capture itself, once the page has settled. */
 async function take(page: Page, job: CaptureJob, control: CaptureControl): Promise<Buffer> {
   const { deadline, limits } = control;
-  if (job.format === 'pdf') {
-    const paper = job.profile.paper ?? {
-      format: 'A4',
-      margin: { top: '10mm', right: '10mm', bottom: '10mm', left: '10mm' },
-    };
-    return page.pdf({
-      ...(paper.format !== undefined && { format: paper.format }),
-      ...(paper.width !== undefined && { width: paper.width }),
-      ...(paper.height !== undefined && { height: paper.height }),
-      landscape: paper.landscape ?? false,
-      margin: paper.margin,
-      printBackground: true,
-    });
-  }
+  if (job.format === 'pdf') return print(page, job);
   const shot = {
     type: job.format,
     timeout: remaining(deadline),
@@ -247,6 +249,35 @@ async function take(page: Page, job: CaptureJob, control: CaptureControl): Promi
     fullPage: job.fullPage ?? false,
     ...(job.clip !== undefined && { clip: job.clip }),
   });
+}
+
+/** Prints the page on the profile's paper with the request's print options. */
+async function print(page: Page, job: CaptureJob): Promise<Buffer> {
+  const paper = job.profile.paper ?? DEFAULT_PAPER;
+  const { printBackground = true, ...options } = job.pdf ?? {};
+  try {
+    return await page.pdf({
+      ...(paper.format !== undefined && { format: paper.format }),
+      ...(paper.width !== undefined && { width: paper.width }),
+      ...(paper.height !== undefined && { height: paper.height }),
+      landscape: paper.landscape ?? false,
+      margin: paper.margin,
+      printBackground,
+      // Only the options given: Chromium's defaults stand for the rest.
+      ...Object.fromEntries(
+        Object.entries(options as Record<string, unknown>).filter(([, v]) => v !== undefined),
+      ),
+    });
+  } catch (err) {
+    // A range past the last page is the request's mistake, not Chromium's.
+    if (/page range/i.test(navigationReason(err))) {
+      throw new CaptureInputError(
+        'pdf.pageRanges',
+        `is outside the document: ${job.pdf?.pageRanges ?? ''}`,
+      );
+    }
+    throw err;
+  }
 }
 
 /** The waits between navigation and capture: selector, styles, fonts, flat wait. */

@@ -1,5 +1,4 @@
 import { HttpError } from '@havn/shared';
-import { resolveProfile } from '../profiles.js';
 import {
   BatchBody,
   BatchResult,
@@ -8,7 +7,7 @@ import {
   RenderResult,
 } from '../schemas/render.schema.js';
 import type { App } from '../server-context.js';
-import { prepareOptions, type RenderLimits } from '../services/render-options.js';
+import { prepareOptions, renderProfile, type RenderLimits } from '../services/render-options.js';
 import type { RenderService } from '../services/render-service.js';
 import { clientSignal } from './client-signal.js';
 
@@ -23,7 +22,7 @@ export function renderRoutes(app: App, service: RenderService, limits: RenderLim
       const signal = clientSignal(reply);
       const { profile: profileInput, ...rest } = request.body;
       const options = prepareOptions(rest, limits);
-      const profile = resolveProfile(profileInput, 'profile', limits.captureLimits);
+      const profile = renderProfile(profileInput, 'profile', options, limits);
       await service.checkTarget(options);
       const rendered = await service.render(options, profile, signal);
       const common = {
@@ -51,9 +50,7 @@ export function renderRoutes(app: App, service: RenderService, limits: RenderLim
         throw new HttpError(400, 'return base64 is not available in a batch; use url');
       }
       // Every profile is validated before any work starts (docs/render.md#post-v1renderbatch).
-      const profiles = inputs.map((p, i) =>
-        resolveProfile(p, `profiles[${i}]`, limits.captureLimits),
-      );
+      const profiles = inputs.map((p, i) => renderProfile(p, `profiles[${i}]`, options, limits));
       await service.checkTarget(options);
       const results = await Promise.all(
         profiles.map(async (profile) => {

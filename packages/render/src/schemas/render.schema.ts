@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { PDF_PERMISSIONS } from '../pdf/pdf-protect.js';
 import { ArtifactDescriptor } from './artifact.schema.js';
 
 // The request and response shapes of POST /v1/render and /v1/render/batch
@@ -37,6 +38,84 @@ export const Cookie = Type.Object({
     Type.Union([Type.Literal('Strict'), Type.Literal('Lax'), Type.Literal('None')]),
   ),
 });
+
+/** A CSS length ("10mm", "0.5in", "20px") or a number of CSS pixels. */
+const Length = Type.Union([Type.String({ maxLength: 32 }), Type.Number({ minimum: 0 })]);
+
+const Password = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 127, description });
+
+/** The `pdf` object of a render (docs/render.md#pdf-options). */
+export const PdfOptions = Type.Object(
+  {
+    landscape: Type.Optional(Type.Boolean({ description: "Overrides the profile's paper." })),
+    scale: Type.Optional(
+      Type.Number({ minimum: 0.1, maximum: 2, description: "Chromium's range; default 1." }),
+    ),
+    pageRanges: Type.Optional(
+      Type.String({
+        maxLength: 1000,
+        pattern: '^\\s*\\d+\\s*(-\\s*\\d+\\s*)?(,\\s*\\d+\\s*(-\\s*\\d+\\s*)?)*$',
+        description: 'Pages to print, such as "1-3, 5"; default all.',
+      }),
+    ),
+    preferCSSPageSize: Type.Optional(
+      Type.Boolean({ description: "The page's CSS @page size wins over the paper." }),
+    ),
+    margin: Type.Optional(
+      Type.Object(
+        {
+          top: Type.Optional(Length),
+          right: Type.Optional(Length),
+          bottom: Type.Optional(Length),
+          left: Type.Optional(Length),
+        },
+        { description: "Overrides the profile's margins, side by side." },
+      ),
+    ),
+    printBackground: Type.Optional(Type.Boolean({ description: 'Default true.' })),
+    displayHeaderFooter: Type.Optional(
+      Type.Boolean({ description: 'Print a header and footer; default footer "Page N of M".' }),
+    ),
+    headerTemplate: Type.Optional(
+      Str('HTML with classes pageNumber, totalPages, date, title, url; capped in bytes.'),
+    ),
+    footerTemplate: Type.Optional(
+      Str('HTML with classes pageNumber, totalPages, date, title, url; capped in bytes.'),
+    ),
+    outline: Type.Optional(Type.Boolean({ description: 'Bookmarks from the headings.' })),
+    tagged: Type.Optional(Type.Boolean({ description: 'A tagged (accessible) PDF.' })),
+    metadata: Type.Optional(
+      Type.Object(
+        {
+          title: Type.Optional(Type.String({ maxLength: 1000 })),
+          author: Type.Optional(Type.String({ maxLength: 1000 })),
+          subject: Type.Optional(Type.String({ maxLength: 1000 })),
+          keywords: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
+          creator: Type.Optional(Type.String({ maxLength: 1000 })),
+        },
+        { description: 'Written into the info dictionary and the XMP metadata.' },
+      ),
+    ),
+    encrypt: Type.Optional(
+      Type.Object(
+        {
+          userPassword: Type.Optional(Password('Needed to open the document; default none.')),
+          ownerPassword: Password('Needed to change permissions.'),
+          permissions: Type.Optional(
+            Type.Array(Type.Union(PDF_PERMISSIONS.map((p) => Type.Literal(p))), {
+              uniqueItems: true,
+              description: 'What a reader may do without the owner password; default nothing.',
+            }),
+          ),
+        },
+        { description: 'AES-256 protection; passwords are never logged or stored.' },
+      ),
+    ),
+  },
+  { description: 'PDF options; only with format `pdf`.' },
+);
+export type PdfOptions = Static<typeof PdfOptions>;
 
 const Labels = Type.Record(Type.String(), Type.String({ maxLength: 1024 }), {
   description: 'Stored on the artifact.',
@@ -100,6 +179,7 @@ const renderOptions = {
     Type.Union([Type.Literal('url'), Type.Literal('base64')], { description: 'Default `url`.' }),
   ),
   labels: Type.Optional(Labels),
+  pdf: Type.Optional(PdfOptions),
 };
 
 export const RenderBody = Type.Object({ ...renderOptions, profile: Type.Optional(ProfileInput) });

@@ -17,6 +17,8 @@ import type { GuardProxy, ProxyChannel, Refusal } from '../netguard/guard-proxy.
 import { judgeHops } from '../netguard/navigation-hops.js';
 import { checkRenderUrl } from '../netguard/url-check.js';
 import type { CaptureLimits } from '../capture-limits.js';
+import { finishPdf } from '../pdf/pdf-finish.js';
+import { PdfToolError, type QpdfTool } from '../pdf/pdf-protect.js';
 import type { Profile } from '../profiles.js';
 import type { FailureCause, RenderMetrics } from './render-metrics.js';
 import { CONTENT_TYPES, type PreparedOptions } from './render-options.js';
@@ -36,6 +38,8 @@ export interface RenderServiceDeps {
   policy: HostPolicy;
   renderTimeoutMs: number;
   captureLimits: CaptureLimits;
+  /** qpdf, for `pdf.encrypt`. */
+  qpdf: QpdfTool;
 }
 
 export interface Rendered {
@@ -93,7 +97,12 @@ export class RenderService {
       const release = await queue.acquire(signal);
       const started = performance.now();
       try {
-        const buffer = await this.#captureWithDeadline({ ...options, profile }, signal, release);
+        const captured = await this.#captureWithDeadline({ ...options, profile }, signal, release);
+        // After the slot: metadata and protection need no browser.
+        release();
+        const buffer = options.pdfFinish
+          ? await finishPdf(captured, options.pdfFinish, this.#d.qpdf)
+          : captured;
         const ms = Math.round(performance.now() - started);
         metrics.duration.observe({ format: options.format }, ms / 1000);
         return { buffer, contentType: CONTENT_TYPES[options.format], ms };
@@ -172,6 +181,10 @@ export class RenderService {
       return new HttpError(502, err.message);
     }
     if (err instanceof BrowserLaunchError) return new HttpError(503, err.message);
+    if (err instanceof PdfToolError) {
+      this.#d.log.error({ err: err.message }, 'pdf tool failed');
+      return new HttpError(500, err.message);
+    }
     this.#d.log.error({ err }, 'render failed');
     return err instanceof Error ? err : new Error(String(err));
   }
