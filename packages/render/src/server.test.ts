@@ -154,9 +154,17 @@ describe('routes', () => {
         '/v1/render',
         '/v1/render/batch',
         '/v1/artifacts/{id}',
+        '/v1/pdf/merge',
+        '/v1/content',
+        '/v1/markdown',
+        '/v1/links',
+        '/v1/scrape',
+        '/v1/snapshot',
       ]),
     );
     expect(JSON.stringify(doc.paths['/v1/render'])).toContain('waitForFonts');
+    expect(JSON.stringify(doc.paths['/v1/render'])).toContain('footerTemplate');
+    expect(JSON.stringify(doc.paths['/v1/scrape'])).toContain('truncated');
   });
 
   it('exposes Prometheus metrics', async () => {

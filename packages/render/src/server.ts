@@ -9,6 +9,8 @@ import type { WarmBrowser } from './browser/warm-browser.js';
 import type { RenderConfig } from './config.js';
 import type { GuardProxy } from './netguard/guard-proxy.js';
 import { artifactsRoutes } from './routes/artifacts.routes.js';
+import { contentRoutes } from './routes/content.routes.js';
+import { pdfRoutes } from './routes/pdf.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { metricsRoutes } from './routes/metrics.routes.js';
 import { openapiRoutes } from './routes/openapi.routes.js';
@@ -17,6 +19,8 @@ import { renderRoutes } from './routes/render.routes.js';
 import { formatValidationErrors } from './routes/validation-errors.js';
 import type { App, ServerContext, ServerExtension } from './server-context.js';
 import type { RenderMetrics } from './services/render-metrics.js';
+import { ContentService } from './services/content-service.js';
+import { PdfMergeService } from './services/pdf-merge-service.js';
 import { RenderQueue } from './services/render-queue.js';
 import { RenderService } from './services/render-service.js';
 
@@ -100,6 +104,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
       metrics.queued.set(queue.queued);
     },
   });
+  const qpdf = { path: config.qpdfPath, timeoutMs: config.renderTimeoutMs };
   const service = new RenderService({
     browser: deps.browser,
     proxy: deps.proxy,
@@ -110,7 +115,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     policy,
     renderTimeoutMs: config.renderTimeoutMs,
     captureLimits: config.captureLimits,
-    qpdf: { path: config.qpdfPath, timeoutMs: config.renderTimeoutMs },
+    qpdf,
   });
   const ctx: ServerContext = {
     config,
@@ -131,6 +136,9 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   });
   profilesRoutes(app);
   renderRoutes(app, service, config);
+  contentRoutes(app, service, new ContentService(service, config.maxContentBytes), config);
+  const merger = new PdfMergeService({ render: service, store: deps.store, qpdf, metrics });
+  pdfRoutes(app, service, merger, config);
   artifactsRoutes(app, deps.store);
   metricsRoutes(app, metrics);
   openapiRoutes(app);

@@ -108,11 +108,26 @@ function navigationReason(err: unknown): string {
   return (text.split('\n')[0] ?? text).replace(/^[\w.]+: /, '');
 }
 
-export async function capture(
+/** A page that has navigated and settled, handed to the work a render does with it. */
+export interface LoadedPage {
+  page: Page;
+  /** HTTP status of the main response; null for `html` (nothing was fetched). */
+  status: number | null;
+}
+
+/** Work done on a loaded page, inside the render's context and deadline. */
+export type PageAction<T> = (loaded: LoadedPage, control: CaptureControl) => Promise<T>;
+
+/**
+ * Opens the job's page in a fresh context (navigation, waits, styles, the private-network checks),
+ * runs `act` on it, and closes the context: the one path every render and extraction takes.
+ */
+export async function onPage<T>(
   browser: WarmBrowser,
   job: CaptureJob,
   control: CaptureControl,
-): Promise<Buffer> {
+  act: PageAction<T>,
+): Promise<T> {
   const { profile } = job;
   const userAgent = job.userAgent ?? profileUserAgent(await browser.version(), profile);
   const { context, crashed, close } = await browser.newContext({
@@ -132,7 +147,7 @@ export async function capture(
     page.on('crash', () => {
       state.pageCrashed = true;
     });
-    return await run(context, page, job, control);
+    return await run(context, page, job, control, act);
   } catch (err) {
     if (crashed()) throw new BrowserCrashedError();
     if (state.pageCrashed) throw new PageCrashedError();
@@ -144,12 +159,13 @@ export async function capture(
   }
 }
 
-async function run(
+async function run<T>(
   context: BrowserContext,
   page: Page,
   job: CaptureJob,
   control: CaptureControl,
-): Promise<Buffer> {
+  act: PageAction<T>,
+): Promise<T> {
   const { deadline } = control;
   if (job.cookies && job.cookies.length > 0) {
     try {
@@ -168,9 +184,14 @@ async function run(
       // A request without a frame (service worker): not a main-frame navigation.
     }
   });
+  let status: number | null = null;
   try {
     if ('url' in job.target) {
-      await page.goto(job.target.url, { waitUntil: job.waitUntil, timeout: remaining(deadline) });
+      const response = await page.goto(job.target.url, {
+        waitUntil: job.waitUntil,
+        timeout: remaining(deadline),
+      });
+      status = response?.status() ?? null;
     } else {
       await page.setContent(withBase(job.target.html, job.target.baseUrl), {
         waitUntil: job.waitUntil,
@@ -192,7 +213,7 @@ async function run(
   // A late main-frame navigation (meta refresh, script) must not slip past the policy either.
   control.checkNavigation(navigations);
   try {
-    return await take(page, job, control);
+    return await act({ page, status }, control);
   } catch (err) {
     if (err instanceof CaptureInputError || err instanceof errors.TimeoutError) throw err;
     if (control.signal.aborted || page.isClosed()) throw err;
@@ -213,8 +234,8 @@ function checkPixels(
   if (problem) throw new CaptureInputError(field, `would capture ${problem}`);
 }
 
-/** The capture itself, once the page has settled. */
-async function take(page: Page, job: CaptureJob, control: CaptureControl): Promise<Buffer> {
+/** The screenshot or PDF itself, once the page has settled. */
+export async function take(page: Page, job: CaptureJob, control: CaptureControl): Promise<Buffer> {
   const { deadline, limits } = control;
   if (job.format === 'pdf') return print(page, job);
   const shot = {

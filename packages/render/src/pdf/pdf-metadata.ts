@@ -1,4 +1,4 @@
-import { PDFDocument, PDFName } from 'pdf-lib';
+import { PDFName, type PDFDocument } from 'pdf-lib';
 
 // Title, author, subject, keywords and creator written twice, as readers expect them: into the
 // document information dictionary (what `pdfinfo` and most viewers show) and into an XMP packet
@@ -15,14 +15,10 @@ export interface PdfMetadata {
 
 const PRODUCER = 'Havn render (Chromium, pdf-lib)';
 
-/** `pdf` with `metadata` in its info dictionary and XMP; fields left out keep Chromium's values. */
-export async function withMetadata(pdf: Uint8Array, metadata: PdfMetadata): Promise<Uint8Array> {
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
-  writeMetadata(doc, metadata);
-  return doc.save({ useObjectStreams: false });
-}
-
-/** Sets the info dictionary and the catalog's XMP stream of an open document. */
+/**
+ * Sets the info dictionary and the catalog's XMP stream of an open document; fields left out keep
+ * the document's values (Chromium's title comes from <title>).
+ */
 export function writeMetadata(doc: PDFDocument, metadata: PdfMetadata): void {
   // showInWindowTitleBar: viewers then show the title instead of the file name (PDF/UA asks it).
   if (metadata.title !== undefined) doc.setTitle(metadata.title, { showInWindowTitleBar: true });

@@ -117,39 +117,20 @@ export const PdfOptions = Type.Object(
 );
 export type PdfOptions = Static<typeof PdfOptions>;
 
-const Labels = Type.Record(Type.String(), Type.String({ maxLength: 1024 }), {
+export const Labels = Type.Record(Type.String(), Type.String({ maxLength: 1024 }), {
   description: 'Stored on the artifact.',
 });
 
-/** Every field of a render except `profile`, shared by single and batch renders. */
-const renderOptions = {
+/**
+ * The fields that load a page (input, waits, network, return, labels): every render and every
+ * content endpoint takes them (docs/render.md#content-endpoints).
+ */
+export const pageOptions = {
   url: Type.Optional(Str('Page to render; http or https only. Exclusive with `html`.')),
   html: Type.Optional(Str('HTML to render, up to MAX_HTML_BYTES. Exclusive with `url`.')),
   baseUrl: Type.Optional(
     Str('Injected as <base href> so relative assets resolve. Only with `html`.'),
   ),
-  format: Type.Optional(
-    Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('pdf')], {
-      description: 'Default `png`.',
-    }),
-  ),
-  quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '`jpeg` only.' })),
-  fullPage: Type.Optional(Type.Boolean({ description: 'Whole scroll height. Not with `pdf`.' })),
-  selector: Type.Optional(
-    Str('Capture one element. Exclusive with `clip`; not with `pdf`.', { minLength: 1 }),
-  ),
-  clip: Type.Optional(
-    Type.Object(
-      {
-        x: Type.Number({ minimum: 0 }),
-        y: Type.Number({ minimum: 0 }),
-        width: Type.Number({ exclusiveMinimum: 0 }),
-        height: Type.Number({ exclusiveMinimum: 0 }),
-      },
-      { description: 'Capture a rectangle (CSS pixels). Not with `pdf`.' },
-    ),
-  ),
-  omitBackground: Type.Optional(Type.Boolean({ description: 'Transparent background (`png`).' })),
   waitUntil: Type.Optional(
     Type.Union(
       [
@@ -179,6 +160,38 @@ const renderOptions = {
     Type.Union([Type.Literal('url'), Type.Literal('base64')], { description: 'Default `url`.' }),
   ),
   labels: Type.Optional(Labels),
+};
+
+/** The fields of an image capture (a render, a snapshot's screenshot). */
+export const shotOptions = {
+  quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '`jpeg` only.' })),
+  fullPage: Type.Optional(Type.Boolean({ description: 'Whole scroll height. Not with `pdf`.' })),
+  selector: Type.Optional(
+    Str('Capture one element. Exclusive with `clip`; not with `pdf`.', { minLength: 1 }),
+  ),
+  clip: Type.Optional(
+    Type.Object(
+      {
+        x: Type.Number({ minimum: 0 }),
+        y: Type.Number({ minimum: 0 }),
+        width: Type.Number({ exclusiveMinimum: 0 }),
+        height: Type.Number({ exclusiveMinimum: 0 }),
+      },
+      { description: 'Capture a rectangle (CSS pixels). Not with `pdf`.' },
+    ),
+  ),
+  omitBackground: Type.Optional(Type.Boolean({ description: 'Transparent background (`png`).' })),
+};
+
+/** Every field of a render except `profile`, shared by single and batch renders. */
+const renderOptions = {
+  ...pageOptions,
+  ...shotOptions,
+  format: Type.Optional(
+    Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('pdf')], {
+      description: 'Default `png`.',
+    }),
+  ),
   pdf: Type.Optional(PdfOptions),
 };
 

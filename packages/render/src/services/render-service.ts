@@ -1,6 +1,12 @@
 import { HttpError, type HostPolicy, type Logger } from '@havn/shared';
 import type { ArtifactDescriptor, ArtifactStore } from '../artifacts/artifact-store.js';
-import { capture } from '../browser/capture.js';
+import {
+  onPage,
+  take,
+  type CaptureControl,
+  type CaptureJob,
+  type PageAction,
+} from '../browser/capture.js';
 import {
   CaptureFailedError,
   CaptureInputError,
@@ -92,20 +98,42 @@ export class RenderService {
 
   /** Renders one profile; rejects with an HttpError (or ClientGoneError). */
   async render(options: PreparedOptions, profile: Profile, signal: AbortSignal): Promise<Rendered> {
+    const job = { ...options, profile };
+    const { value: buffer, ms } = await this.onPage(
+      options.format,
+      job,
+      signal,
+      ({ page }, control) => take(page, job, control),
+      // After the slot: metadata and protection need no browser.
+      (captured) =>
+        options.pdfFinish ? finishPdf(captured, options.pdfFinish, this.#d.qpdf) : captured,
+    );
+    return { buffer, contentType: CONTENT_TYPES[options.format], ms };
+  }
+
+  /**
+   * The one path of every render and extraction: a queue slot, the page loaded under the job's
+   * profile and waits, `act` on it within RENDER_TIMEOUT_MS, then `after` outside the slot. `ms`
+   * (and havn_render_duration_seconds{format: kind}) spans slot to finish.
+   */
+  async onPage<T, U = T>(
+    kind: string,
+    job: CaptureJob,
+    signal: AbortSignal,
+    act: PageAction<T>,
+    after: (value: T) => U | Promise<U> = (value) => value as unknown as U,
+  ): Promise<{ value: U; ms: number }> {
     const { queue, metrics } = this.#d;
     try {
       const release = await queue.acquire(signal);
       const started = performance.now();
       try {
-        const captured = await this.#captureWithDeadline({ ...options, profile }, signal, release);
-        // After the slot: metadata and protection need no browser.
+        const done = await this.#withDeadline(job, signal, release, act);
         release();
-        const buffer = options.pdfFinish
-          ? await finishPdf(captured, options.pdfFinish, this.#d.qpdf)
-          : captured;
+        const value = await after(done);
         const ms = Math.round(performance.now() - started);
-        metrics.duration.observe({ format: options.format }, ms / 1000);
-        return { buffer, contentType: CONTENT_TYPES[options.format], ms };
+        metrics.duration.observe({ format: kind }, ms / 1000);
+        return { value, ms };
       } finally {
         release();
       }
@@ -116,11 +144,12 @@ export class RenderService {
     }
   }
 
-  async #captureWithDeadline(
-    job: PreparedOptions & { profile: Profile },
+  async #withDeadline<T>(
+    job: CaptureJob,
     clientSignal: AbortSignal,
     release: () => void,
-  ): Promise<Buffer> {
+    act: PageAction<T>,
+  ): Promise<T> {
     const { renderTimeoutMs } = this.#d;
     const abort = new AbortController();
     const timedOut = { value: false };
@@ -131,7 +160,7 @@ export class RenderService {
     const channel = await this.#d.proxy.openChannel();
     let deadlineTimer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
-    const work = capture(this.#d.browser, job, {
+    const control: CaptureControl = {
       proxyUrl: channel.url,
       deadline: Date.now() + renderTimeoutMs,
       limits: this.#d.captureLimits,
@@ -139,7 +168,8 @@ export class RenderService {
       checkNavigation: (urls) => {
         judgeNavigation(urls, channel);
       },
-    }).finally(() => {
+    };
+    const work = onPage(this.#d.browser, job, control, act).finally(() => {
       clearTimeout(graceTimer);
       void channel.close();
     });
