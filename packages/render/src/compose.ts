@@ -1,5 +1,6 @@
 import type { Logger } from '@havn/shared';
 import { startArtifactSweeper } from './artifacts/artifact-sweeper.js';
+import { CappedArtifactStore } from './artifacts/capped-artifact-store.js';
 import { openArtifactStore } from './artifacts/open-artifact-store.js';
 import { BrowserRuntime } from './browser/browser-runtime.js';
 import { openClusterDatabase } from './cluster/database.js';
@@ -28,7 +29,7 @@ export async function composeServer(options: {
   // docs/render.md#several-instances: DATABASE_URL puts the instance in a cluster.
   const pool = config.cluster && (await openClusterDatabase(config.cluster.databaseUrl));
   const artifacts = await openArtifactStore(config, pool);
-  const { store } = artifacts;
+  const store = new CappedArtifactStore(artifacts.store, config.artifactMaxBytes);
   const sweeper = startArtifactSweeper({ store, ttlMs: config.artifactTtlMs, log });
   const proxy = await GuardProxy.start({
     policy: { allowedHosts: config.allowedHosts, allowPrivate: config.allowPrivateNetwork },

@@ -52,6 +52,12 @@ export interface RenderConfig {
   readonly cdpMaxClients: number;
   /** DOWNLOAD_MAX_BYTES: the largest file a session's page may download (kept as an artifact). */
   readonly downloadMaxBytes: number;
+  /** SESSION_MAX_DOWNLOADS: downloads one session may begin. */
+  readonly sessionMaxDownloads: number;
+  /** SESSION_MAX_DOWNLOAD_BYTES: bytes one session's downloads may take together. */
+  readonly sessionMaxDownloadBytes: number;
+  /** ARTIFACT_MAX_BYTES: the store's total; past it the oldest artifacts expire first. */
+  readonly artifactMaxBytes: number;
   /** BROWSER_UIDS: the uids browsers run under when the service is root; undefined for `off`. */
   readonly browserUids: UidRange | undefined;
   /** Several instances on one database (docs/render.md#several-instances); else undefined. */
@@ -98,6 +104,9 @@ const shape = {
   CDP_MAX_MESSAGE_BYTES: envInt(80 * MiB, 64 * 1024, 1024 * MiB),
   CDP_MAX_CLIENTS: envInt(4, 1, 64),
   DOWNLOAD_MAX_BYTES: envInt(100 * MiB, 1, 4096 * MiB),
+  SESSION_MAX_DOWNLOADS: envInt(25, 0, 100_000),
+  SESSION_MAX_DOWNLOAD_BYTES: envInt(500 * MiB, 0, 1024 * 1024 * MiB),
+  ARTIFACT_MAX_BYTES: envInt(10 * 1024 * MiB, MiB, Number.MAX_SAFE_INTEGER),
   BROWSER_UIDS: envString(),
   ...clusterShape,
 };
@@ -189,6 +198,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     cdpMaxMessageBytes: e.CDP_MAX_MESSAGE_BYTES,
     cdpMaxClients: e.CDP_MAX_CLIENTS,
     downloadMaxBytes: e.DOWNLOAD_MAX_BYTES,
+    sessionMaxDownloads: e.SESSION_MAX_DOWNLOADS,
+    sessionMaxDownloadBytes: e.SESSION_MAX_DOWNLOAD_BYTES,
+    artifactMaxBytes: e.ARTIFACT_MAX_BYTES,
     browserUids: uids === 'off' ? undefined : uids,
     cluster,
   });

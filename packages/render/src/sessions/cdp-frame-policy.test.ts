@@ -178,10 +178,13 @@ describe('parameters', () => {
     });
     const kept = judge(already);
     expect(kept.ok && kept.text).toBe(already);
-    const page = judge(frame('Page.setDownloadBehavior', { behavior: 'allow', downloadPath: '.' }));
-    expect(page.ok && JSON.parse(page.text)).toMatchObject({
-      params: { downloadPath: policy.downloadDir },
-    });
+    // The page-level call sends no download events: it may only deny.
+    for (const behavior of ['allow', 'allowAndName']) {
+      expect(
+        refusal(frame('Page.setDownloadBehavior', { behavior, downloadPath: '.' })).error.message,
+      ).toMatch(/only deny .* Browser\.setDownloadBehavior/);
+    }
+    expect(judge(frame('Page.setDownloadBehavior', { behavior: 'deny' })).ok).toBe(true);
     expect(
       refusal(frame('Browser.setDownloadBehavior', { behavior: 'default' })).error.message,
     ).toMatch(/behavior/);

@@ -107,6 +107,13 @@ function sized(fields: readonly string[], scaleField?: string): ParamJudge {
 const downloads: ParamJudge = (method, params, policy) => {
   const behavior = params?.['behavior'];
   if (behavior === 'deny') return pass(params);
+  // The page-level call sends no download events, so the service could neither follow nor bound
+  // what it lets in (docs/sessions.md#downloads): only the browser-level one allows downloads.
+  if (method === 'Page.setDownloadBehavior') {
+    return no(
+      `${method}: only deny is allowed here; allow downloads with Browser.setDownloadBehavior, whose download events the service follows`,
+    );
+  }
   if (behavior !== 'allow' && behavior !== 'allowAndName') {
     return no(
       `${method}: behavior must be deny, allow or allowAndName (downloads stay in the session's own folder)`,
@@ -115,8 +122,7 @@ const downloads: ParamJudge = (method, params, policy) => {
   // Whatever path a client names (its own machine's, when Playwright sends its temp dir), downloads
   // land in the session's folder, where the service keeps them as artifacts; Chromium reports
   // their progress to the door (docs/sessions.md#downloads).
-  const events = method === 'Browser.setDownloadBehavior' ? { eventsEnabled: true } : {};
-  const wanted = { ...params, downloadPath: policy.downloadDir, ...events };
+  const wanted = { ...params, downloadPath: policy.downloadDir, eventsEnabled: true };
   const same = Object.entries(wanted).every(([key, value]) => params?.[key] === value);
   return pass(same ? params : wanted);
 };

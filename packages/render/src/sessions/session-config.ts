@@ -19,6 +19,10 @@ export interface SessionConfig {
   maxClients: number;
   /** The largest download kept as an artifact (DOWNLOAD_MAX_BYTES); a larger one is cancelled. */
   downloadMaxBytes: number;
+  /** Downloads one session may begin (SESSION_MAX_DOWNLOADS); past it they are cancelled. */
+  maxDownloads: number;
+  /** Bytes one session's downloads may take together (SESSION_MAX_DOWNLOAD_BYTES). */
+  maxDownloadBytes: number;
   /** How long the door waits on a verdict before refusing the command (tests shorten it). */
   verdictTimeoutMs?: number;
 }

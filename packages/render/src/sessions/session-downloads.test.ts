@@ -1,8 +1,13 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSessionTestApp, type SessionTestApp } from './test-support/session-test-app.js';
+import { attachToPage, rawClient } from './test-support/cdp-client.js';
+import {
+  BROWSERS,
+  startSessionTestApp,
+  type SessionTestApp,
+} from './test-support/session-test-app.js';
 
 // What a session's pages download becomes an artifact of the session, named and typed as it
 // came; a download past DOWNLOAD_MAX_BYTES is cancelled, and the session says so.
@@ -74,5 +79,114 @@ describe('downloads', () => {
     });
     expect((await session())['artifacts']).toEqual([]);
     await t.api('DELETE', `/v1/sessions/${id}`);
+  });
+});
+
+/** Every file under `dir` and its size, links not followed. */
+async function filesUnder(dir: string): Promise<{ path: string; size: number }[]> {
+  const found: { path: string; size: number }[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    found.push({ path, size: (await stat(path).catch(() => ({ size: 0 }))).size });
+  }
+  return found;
+}
+
+describe.each(BROWSERS)('download bounds, against %s', (chromiumPath) => {
+  const MiB = 1024 * 1024;
+  let b: SessionTestApp;
+
+  beforeAll(async () => {
+    b = await startSessionTestApp({ chromiumPath, downloadMaxBytes: 5 * MiB, maxDownloads: 25 });
+  });
+  afterAll(async () => {
+    await b.close();
+  });
+
+  const eventsOf = async (id: string) =>
+    ((await b.api('GET', `/v1/sessions/${id}`)).body['events'] as { message: string }[]).map(
+      (e) => e.message,
+    );
+
+  it('refuses Page.setDownloadBehavior, so a 40 MiB file cannot land past a 5 MiB cap', async () => {
+    const { id, cdpUrl } = await b.openSession();
+    const dir = b.manager.get(id)!.dir;
+    const client = await rawClient(cdpUrl);
+    try {
+      const page = await attachToPage(client);
+      const set = await client.command(
+        'Page.setDownloadBehavior',
+        { behavior: 'allow', downloadPath: join(dir, 'downloads') },
+        page,
+      );
+      expect(set.error?.message).toMatch(/only deny .*Browser\.setDownloadBehavior/);
+      await client.command(
+        'Page.navigate',
+        { url: `${b.fixture.url}/download?name=big.bin&size=${40 * MiB}&at=once` },
+        page,
+      );
+      // Whatever the browser does with it by default, nothing over the cap stays in the folder.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await expect
+        .poll(async () => (await filesUnder(dir)).filter((f) => f.size > 5 * MiB), {
+          timeout: 10_000,
+        })
+        .toEqual([]);
+      expect((await b.api('GET', `/v1/sessions/${id}`)).body['artifacts']).toEqual([]);
+    } finally {
+      client.close();
+      await b.api('DELETE', `/v1/sessions/${id}`);
+    }
+  });
+
+  it('deletes a file that grows past the cap in the downloads folder without any event', async () => {
+    const { id } = await b.openSession();
+    const downloads = join(b.manager.get(id)!.dir, 'downloads');
+    await writeFile(join(downloads, 'sideways.bin'), Buffer.alloc(6 * MiB));
+    await expect
+      .poll(() => eventsOf(id), { timeout: 10_000 })
+      .toContain('download sideways.bin deleted: it is over DOWNLOAD_MAX_BYTES (5242880 bytes)');
+    expect(await readdir(downloads)).toEqual([]);
+    await b.api('DELETE', `/v1/sessions/${id}`);
+  });
+
+  it('keeps 25 downloads of a session and refuses the 26th (SESSION_MAX_DOWNLOADS)', async () => {
+    const { id, cdpUrl } = await b.openSession();
+    const client = await rawClient(cdpUrl);
+    try {
+      const page = await attachToPage(client);
+      await client.command('Browser.setDownloadBehavior', {
+        behavior: 'allowAndName',
+        downloadPath: '/tmp',
+      });
+      for (let n = 1; n <= 26; n++) {
+        await client.command(
+          'Page.navigate',
+          { url: `${b.fixture.url}/download?name=part-${n}.csv` },
+          page,
+        );
+        // One at a time: each ends (completed, or cancelled) before the next begins.
+        await client.event(
+          (e) =>
+            e.method === 'Browser.downloadProgress' &&
+            (e.params?.['state'] === 'completed' || e.params?.['state'] === 'canceled'),
+        );
+        client.events.length = 0;
+      }
+      await expect
+        .poll(
+          async () =>
+            ((await b.api('GET', `/v1/sessions/${id}`)).body['artifacts'] as unknown[]).length,
+          { timeout: 10_000 },
+        )
+        .toBe(25);
+      expect(await eventsOf(id)).toContain(
+        'download part-26.csv cancelled: the session has had SESSION_MAX_DOWNLOADS (25) downloads',
+      );
+    } finally {
+      client.close();
+      await b.api('DELETE', `/v1/sessions/${id}`);
+    }
   });
 });

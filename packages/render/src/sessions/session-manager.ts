@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -126,14 +126,14 @@ export class SessionManager {
       this.deps.runtime.release(uid);
     };
     try {
-      const downloadDir = join(dir, 'downloads');
-      await mkdir(downloadDir);
-      // The session's folder is the browser's own: the one place it may write.
-      uid = await this.deps.runtime.acquire([dir, downloadDir]);
+      const { home, downloadDir, workDir } = await sessionFolders(dir);
+      // Its home and downloads are the browser's own: the only places it may write. The folder
+      // above them, and `work/` (frames, the video, kept downloads), are the service's.
+      uid = await this.deps.runtime.acquire([home, downloadDir]);
       channel = await this.deps.proxy.openChannel({ keepRefusals: true });
       const insecureTls = this.deps.allowInsecureTls && input.insecureTls === true;
       browser = await SessionBrowser.launch({
-        ...this.deps.runtime.launch(channel.url, dir, uid),
+        ...this.deps.runtime.launch(channel.url, home, uid),
         userDataDir: join(dir, 'profile'),
         ...profile,
         userAgent: profileUserAgent(this.deps.runtime.version, profile),
@@ -142,7 +142,7 @@ export class SessionManager {
         ignoreHTTPSErrors: insecureTls,
       });
       // The recorder starts first, so the video shows the page loading.
-      if (input.record) recorder = await this.startRecorder(browser, dir, input.record);
+      if (input.record) recorder = await this.startRecorder(browser, workDir, input.record);
       if (input.url !== undefined) await this.navigate(browser, input.url, channel);
       // From here the channel lives as long as the session: keep no list of its refusals.
       channel.forget();
@@ -172,7 +172,11 @@ export class SessionManager {
       });
       session.downloads = new SessionDownloads({
         dir: downloadDir,
+        workDir,
+        browserUid: uid,
         maxBytes: this.deps.config.downloadMaxBytes,
+        maxDownloads: this.deps.config.maxDownloads,
+        maxTotalBytes: this.deps.config.maxDownloadBytes,
         cancel: (guid) => launched.cancelDownload(guid),
         record: (message) => {
           session.record(message);
@@ -188,6 +192,7 @@ export class SessionManager {
           session.artifacts.push(artifact);
         },
       });
+      session.downloads.watch();
       this.sessions.set(session.id, session);
       launched.onExit(() => {
         this.closeInBackground(session, 'browser exited');
@@ -281,6 +286,7 @@ export class SessionManager {
     this.sessions.delete(session.id);
     this.closingSessions.add(session);
     session.disconnectAll();
+    session.downloads?.close();
     try {
       // Recorder stopped, then the mp4 stitched, then the browser closed.
       const video = await session.recorder
@@ -327,14 +333,36 @@ export class SessionManager {
 
   private async startRecorder(
     browser: SessionBrowser,
-    dir: string,
+    workDir: string,
     record: true | Partial<RecordOptions>,
   ): Promise<Recorder> {
     const options = record === true ? DEFAULT_RECORD : { ...DEFAULT_RECORD, ...record };
-    const framesDir = join(dir, 'frames');
+    const framesDir = join(workDir, 'frames');
     await mkdir(framesDir);
     const recorder = new Recorder(framesDir, options, this.now);
     await recorder.start(browser);
     return recorder;
   }
+}
+
+/**
+ * A session's folders (docs/render.md#browser-processes): `dir` and `work/` belong to the service
+ * (the browser may pass through `dir`, not list or change it); `home/`, `profile/` (made by the
+ * launcher) and `downloads/` are handed to the browser. So a name the service opens in a folder of
+ * the browser's is always that folder's own entry: the browser cannot swap a folder above it for a
+ * link.
+ */
+async function sessionFolders(
+  dir: string,
+): Promise<{ home: string; downloadDir: string; workDir: string }> {
+  const home = join(dir, 'home');
+  const downloadDir = join(dir, 'downloads');
+  const workDir = join(dir, 'work');
+  await chmod(dir, 0o711);
+  await mkdir(home);
+  await mkdir(downloadDir);
+  await mkdir(workDir, { mode: 0o700 });
+  // Where Chromium downloads when nobody set a behaviour ($HOME/Downloads): the watched folder.
+  await symlink(downloadDir, join(home, 'Downloads'));
+  return { home, downloadDir, workDir };
 }

@@ -30,6 +30,8 @@ export function sessionsExtension(
         maxMessageBytes: config.cdpMaxMessageBytes,
         maxClients: config.cdpMaxClients,
         downloadMaxBytes: config.downloadMaxBytes,
+        maxDownloads: config.sessionMaxDownloads,
+        maxDownloadBytes: config.sessionMaxDownloadBytes,
       };
       manager = new SessionManager({
         config: sessionConfig,

@@ -63,6 +63,10 @@ export async function startFixtureServer(): Promise<TestServer> {
         res.end(`downloaded ${name}`);
         return;
       }
+      if (url.searchParams.get('at') === 'once') {
+        res.end(Buffer.alloc(size, 0x61));
+        return;
+      }
       // A large file trickles out, 64 KiB every 20 ms, as a real one would over a network.
       let sent = 0;
       const timer = setInterval(() => {

@@ -86,6 +86,8 @@ export async function startSessionTestApp(
     maxMessageBytes?: number;
     maxClients?: number;
     downloadMaxBytes?: number;
+    maxDownloads?: number;
+    maxDownloadBytes?: number;
     /** DNS for the door's address checks, e.g. a slow DNS server on loopback. */
     resolve?: Resolver;
     verdictTimeoutMs?: number;
@@ -113,6 +115,8 @@ export async function startSessionTestApp(
       maxMessageBytes: options.maxMessageBytes ?? 80 * 1024 * 1024,
       maxClients: options.maxClients ?? 4,
       downloadMaxBytes: options.downloadMaxBytes ?? 100 * 1024 * 1024,
+      maxDownloads: options.maxDownloads ?? 25,
+      maxDownloadBytes: options.maxDownloadBytes ?? 500 * 1024 * 1024,
       ...(options.verdictTimeoutMs !== undefined && { verdictTimeoutMs: options.verdictTimeoutMs }),
     },
     proxy,
