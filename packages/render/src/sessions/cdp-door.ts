@@ -3,7 +3,12 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { presentedToken } from '../auth.js';
-import { judgeClientFrame, type FramePolicy, type FrameJudge } from './cdp-frame-policy.js';
+import {
+  judgeClientFrame,
+  judgeWatcherFrame,
+  type FramePolicy,
+  type FrameJudge,
+} from './cdp-frame-policy.js';
 import {
   BACKLOG_MESSAGES,
   DoorBridge,
@@ -22,8 +27,8 @@ import { clientHandshake, serverHandshake } from './ws-handshake.js';
 /** What the door needs to know about a live session. */
 export interface DoorSession {
   readonly id: string;
-  /** True for the session's own token or the service token (constant-time). */
-  acceptsToken(token: string | undefined): boolean;
+  /** Drive for the session's own token or the service token, watch for its view token. */
+  access(token: string | undefined): 'drive' | 'watch' | undefined;
   readonly browserWsEndpoint: string;
   /** A page's own DevTools socket, or undefined for an unknown or browser-internal page. */
   pageWsEndpoint(targetId: string): Promise<string | undefined>;
@@ -94,18 +99,19 @@ export class CdpDoor {
     const url = new URL(req.url ?? '/', 'http://door.invalid');
     const match = DOOR_PATH.exec(url.pathname);
     // `?token=` (as in `cdpUrl`), or a bearer header for clients that can send one.
-    const session = this.admit(match?.[1], req.method, presentedToken(req));
-    if (typeof session === 'number') {
-      refuse(socket, session);
+    const admitted = this.admit(match?.[1], req.method, presentedToken(req));
+    if (typeof admitted === 'number') {
+      refuse(socket, admitted);
       return;
     }
+    const { session, access } = admitted;
     const handshake = serverHandshake(req);
     if ('status' in handshake) {
       refuse(socket, handshake.status);
       return;
     }
     this.count(session, 1);
-    void this.bridge(session, match?.[2], socket, head, handshake.accept);
+    void this.bridge(session, access, match?.[2], socket, head, handshake.accept);
   }
 
   /** The session a client may attach to, or the status its refused upgrade answers. */
@@ -113,15 +119,16 @@ export class CdpDoor {
     id: string | undefined,
     method: string | undefined,
     token: string | undefined,
-  ): DoorSession | number {
+  ): { session: DoorSession; access: 'drive' | 'watch' } | number {
     if (id === undefined) return 404;
     if (method !== 'GET' && method !== 'POST') return 405;
     const session = this.deps.lookup(id);
     // Without a valid token nobody learns whether a session exists: 401 before 404.
     if (!session) return this.deps.isServiceToken(token) ? 404 : 401;
-    if (!session.acceptsToken(token)) return 401;
+    const access = session.access(token);
+    if (!access) return 401;
     if ((this.clients.get(session.id) ?? 0) >= this.deps.maxClientsPerSession) return 429;
-    return session;
+    return { session, access };
   }
 
   private count(session: DoorSession, delta: 1 | -1): void {
@@ -138,6 +145,7 @@ export class CdpDoor {
 
   private async bridge(
     session: DoorSession,
+    access: 'drive' | 'watch',
     pageId: string | undefined,
     client: Duplex,
     head: Buffer,
@@ -185,7 +193,9 @@ export class CdpDoor {
         this.count(session, -1);
       },
       limits,
-      this.deps.judge ?? judgeClientFrame,
+      // A view token only watches (docs/sessions.md#live-view).
+      access === 'watch' ? judgeWatcherFrame : (this.deps.judge ?? judgeClientFrame),
+      access === 'drive',
     );
     this.open.add(bridge);
     bridge.start(head, upstream.head);

@@ -211,3 +211,32 @@ export function judgeClientFrame(
   const rewritten = { ...command, params: judged.params };
   return { ok: true, text: JSON.stringify(rewritten), command: rewritten };
 }
+
+/**
+ * What a view token may send (docs/sessions.md#live-view): the target list, attaching to a page
+ * and its screencast. Everything else, input and Runtime first of all, is refused before the
+ * general judge sees it.
+ */
+const WATCHER_METHODS: ReadonlySet<string> = new Set([
+  'Target.setDiscoverTargets',
+  'Target.getTargets',
+  'Target.getTargetInfo',
+  'Target.attachToTarget',
+  'Target.detachFromTarget',
+  'Page.enable',
+  'Page.startScreencast',
+  'Page.stopScreencast',
+  'Page.screencastFrameAck',
+]);
+
+/** judgeClientFrame for a client holding the view token: only WATCHER_METHODS pass. */
+export const judgeWatcherFrame: FrameJudge = (text, policy, targets) => {
+  const command = parseCommand(text);
+  if (command && !WATCHER_METHODS.has(command.method)) {
+    return refusal(
+      command,
+      `${command.method} is not allowed with a view token: it may only watch (the target list and the screencast)`,
+    );
+  }
+  return judgeClientFrame(text, policy, targets);
+};

@@ -18,7 +18,12 @@ const PATHS = ['json/version', 'json/list', 'json', 'json/protocol'] as const;
  * The session a discovery or live-view request is about: the one in the path (its own token or the service
  * token), or, at the service root, the one whose own token the request presents.
  */
-export function tokenSession(request: FastifyRequest, manager: SessionManager): Session {
+export function tokenSession(
+  request: FastifyRequest,
+  manager: SessionManager,
+  /** `watch` also takes the session's view token (the live view). */
+  needs: 'drive' | 'watch' = 'drive',
+): Session {
   const token = presentedToken(request);
   const id = (request.params as { id?: string }).id;
   if (id !== undefined) {
@@ -28,7 +33,10 @@ export function tokenSession(request: FastifyRequest, manager: SessionManager): 
       if (manager.isServiceToken(token)) throw new HttpError(404, `no session ${id}`);
       throw new HttpError(401, 'missing or invalid token');
     }
-    if (!session.acceptsToken(token)) throw new HttpError(401, 'missing or invalid token');
+    const access = session.access(token);
+    if (!access || (needs === 'drive' && access !== 'drive')) {
+      throw new HttpError(401, 'missing or invalid token');
+    }
     return session;
   }
   const own = manager.list().find((session) => session.ownsToken(token));

@@ -83,6 +83,8 @@ export class DoorBridge {
     private readonly onEnd: () => void,
     private readonly limits: BridgeLimits,
     private readonly judgeFrame: FrameJudge,
+    /** A driving client's frames keep the session alive; a watcher's do not. */
+    private readonly keepsAlive: boolean,
   ) {
     this.reader = new ClientFrameReader(limits.maxMessageBytes);
     this.scanner = new ServerFrameScanner(
@@ -146,8 +148,8 @@ export class DoorBridge {
 
   private fromClient(chunk: Buffer): void {
     if (this.ended) return;
-    // Any inbound CDP traffic keeps the session alive (docs/sessions.md#leases).
-    this.session.touch();
+    // Any inbound CDP traffic of a driving client keeps the session alive (docs/sessions.md#leases).
+    if (this.keepsAlive) this.session.touch();
     // Everything one read carries leaves in one write.
     this.browser.cork();
     this.reader.push(chunk, (event) => {

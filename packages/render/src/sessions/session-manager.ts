@@ -151,6 +151,7 @@ export class SessionManager {
       const session = new Session({
         id: randomToken(16),
         token,
+        viewToken: randomToken(24),
         profile: profile.name,
         labels: input.labels ?? {},
         ttlMs: this.clampTtl(input.ttlMs),

@@ -60,7 +60,7 @@ export type TouchBody = Static<typeof TouchBody>;
 export const SessionParams = Type.Object({ id: Type.String() });
 export type SessionParams = Static<typeof SessionParams>;
 
-/** docs/sessions.md#open-a-session; `cdpUrl` and `liveUrl` only in the creation response. */
+/** docs/sessions.md#open-a-session; `cdpUrl`, `liveUrl` and `watchUrl` only in the creation response. */
 export const SessionDescriptorSchema = Type.Object({
   id: Type.String(),
   profile: Type.String(),
@@ -74,4 +74,5 @@ export const SessionDescriptorSchema = Type.Object({
   events: Type.Array(Type.Object({ at: Type.String(), message: Type.String() })),
   cdpUrl: Type.Optional(Type.String()),
   liveUrl: Type.Optional(Type.String()),
+  watchUrl: Type.Optional(Type.String()),
 });

@@ -31,7 +31,10 @@ export function doorUrl(
   return `${origin(request, base).replace(/^http/, 'ws')}/v1/sessions/${id}/cdp${page}?token=${encodeURIComponent(token)}`;
 }
 
-/** The live view's address (docs/sessions.md#live-view), with the session's own token. */
+/**
+ * The live view's address (docs/sessions.md#live-view): `liveUrl` with the session's own token
+ * (it drives), `watchUrl` with the view token (it only watches).
+ */
 export function liveViewUrl(
   request: FastifyRequest,
   base: string | undefined,

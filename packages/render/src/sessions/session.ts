@@ -30,10 +30,15 @@ export interface SessionEvent {
   message: string;
 }
 
+/** What a token lets its holder do at the door and the live view (docs/sessions.md#live-view). */
+export type Access = 'drive' | 'watch';
+
 export interface SessionParts {
   id: string;
   /** 24 random bytes, base64url. */
   token: string;
+  /** The live view's read-only token: screencast and target list only, 24 random bytes. */
+  viewToken: string;
   profile: string;
   labels: Labels;
   /** The session's own lease length, clamped; touch without ttlMs reuses it. */
@@ -68,6 +73,7 @@ export class Session implements DoorSession {
   /** Set once closing starts; the session takes no new clients or work after that. */
   closing: Promise<ArtifactDescriptor[]> | undefined;
   private readonly token: string;
+  private readonly viewToken: string;
   private readonly clients = new Set<{ disconnect(): void }>();
   private readonly isServiceToken: (token: string | undefined) => boolean;
   private readonly now: () => number;
@@ -75,6 +81,7 @@ export class Session implements DoorSession {
   constructor(parts: SessionParts) {
     this.id = parts.id;
     this.token = parts.token;
+    this.viewToken = parts.viewToken;
     this.profile = parts.profile;
     this.labels = parts.labels;
     this.browser = parts.browser;
@@ -110,9 +117,21 @@ export class Session implements DoorSession {
     return this.ownsToken(token) || (!this.closing && this.isServiceToken(token));
   }
 
+  /** What `token` may do here: drive (session or service token), watch (view token), or nothing. */
+  access(token: string | undefined): Access | undefined {
+    if (this.acceptsToken(token)) return 'drive';
+    if (!this.closing && token !== undefined && tokensEqual(token, this.viewToken)) return 'watch';
+    return undefined;
+  }
+
   /** The session's own token, for the door URLs the service hands out (never the service's). */
   doorToken(): string {
     return this.token;
+  }
+
+  /** The read-only token of the live view's watch link. */
+  watchToken(): string {
+    return this.viewToken;
   }
 
   /** Refreshes the lease by `ttlMs` (already clamped) or the session's own ttl. */

@@ -94,7 +94,13 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
       const { session, token } = await manager.create(request.body);
       const cdpUrl = doorUrl(request, options.publicBaseUrl, session.id, token);
       const liveUrl = liveViewUrl(request, options.publicBaseUrl, session.id, token);
-      return reply.code(201).send({ ...session.describe(), cdpUrl, liveUrl });
+      const watchUrl = liveViewUrl(
+        request,
+        options.publicBaseUrl,
+        session.id,
+        session.watchToken(),
+      );
+      return reply.code(201).send({ ...session.describe(), cdpUrl, liveUrl, watchUrl });
     },
   );
 

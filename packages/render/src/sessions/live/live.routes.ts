@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { tokenSession } from '../discovery.routes.js';
+import { presentedToken } from '../session-urls.js';
 import type { SessionManager } from '../session-manager.js';
 import { livePage } from './live-page.js';
 
 // GET /v1/sessions/<id>/live (docs/sessions.md#live-view): a page that shows the session's active
-// tab and, unless `?interactive=0`, lets a person drive it. It takes the session's own token or
-// the service token, in a header or `?token=`, so the link can be shared; the page itself holds
-// the session's token and goes through the door like any client.
+// tab and, with the session's own token or the service token, lets a person drive it. With the
+// session's view token, or `?interactive=0`, the page only watches and holds only the view token,
+// which the door lets do nothing but list targets and screencast: a watch link cannot be turned
+// into control by reading the page. The page goes through the door like any client.
 
 // The page runs only its own inline script and style, shows frames from data: URLs, and talks to
 // this service alone.
@@ -19,9 +21,12 @@ export function liveRoutes(app: FastifyInstance, manager: SessionManager): void 
     '/v1/sessions/:id/live',
     { config: { public: true, sessionToken: true } },
     (request, reply) => {
-      const session = tokenSession(request, manager);
+      const session = tokenSession(request, manager, 'watch');
       const query = request.query as { interactive?: unknown };
-      const page = livePage(session.id, session.doorToken(), query.interactive !== '0');
+      const drives =
+        session.access(presentedToken(request)) === 'drive' && query.interactive !== '0';
+      const token = drives ? session.doorToken() : session.watchToken();
+      const page = livePage(session.id, token, drives);
       return (
         reply
           .header('content-type', 'text/html; charset=utf-8')
