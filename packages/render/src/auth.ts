@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { bearerToken, tokensEqual } from '@havn/shared';
+import { bearerToken, queryToken, tokensEqual } from '@havn/shared';
 
 // docs/render.md#authentication: the service token as `Authorization: Bearer <token>` or
 // `?token=<token>`, compared in constant time; ALLOW_ANONYMOUS=1 turns the check off. Exported as a
@@ -11,6 +11,10 @@ export interface AuthSettings {
   readonly allowAnonymous: boolean;
 }
 
+// What a request presents when its query names `token` twice or spelled otherwise (`%74oken`):
+// matches no token, so it is refused as a wrong one would be.
+const AMBIGUOUS = '';
+
 /** The token a request presents: the bearer header first, else the `token` query parameter. */
 export function presentedToken(request: {
   headers: IncomingHttpHeaders;
@@ -18,10 +22,8 @@ export function presentedToken(request: {
 }): string | undefined {
   const fromHeader = bearerToken(request.headers.authorization);
   if (fromHeader !== undefined) return fromHeader;
-  const url = request.url ?? '';
-  const q = url.indexOf('?');
-  if (q < 0) return undefined;
-  return new URLSearchParams(url.slice(q + 1)).get('token') ?? undefined;
+  const token = queryToken(request.url ?? '');
+  return token === null ? AMBIGUOUS : token;
 }
 
 /** True when the request carries the service token (or the service runs anonymous). */

@@ -195,4 +195,18 @@ describe('routes', () => {
     expect(typeof line?.ms).toBe('number');
     expect(svc.logs.join('\n')).not.toContain(TEST_TOKEN);
   });
+
+  it('refuses a token named twice or spelled otherwise, and never logs it', async () => {
+    for (const query of [
+      `%74oken=${TEST_TOKEN}`,
+      `TOKEN=${TEST_TOKEN}`,
+      `token=${TEST_TOKEN}&token=${TEST_TOKEN}`,
+      `token=${TEST_TOKEN}&%74oken=wrong`,
+    ]) {
+      const res = await svc.call(`/v1/profiles?${query}`, { auth: false });
+      expect(res.status, query).toBe(401);
+      await res.arrayBuffer();
+    }
+    expect(svc.logs.join('\n')).not.toContain(TEST_TOKEN);
+  });
 });

@@ -13,7 +13,7 @@ export {
 } from './config.js';
 export { createLogger, redactUrl, type Logger } from './logger.js';
 export { HttpError, installErrorHandler, type ErrorBody } from './http-errors.js';
-export { tokensEqual, bearerToken, randomToken, sha256Hex } from './token.js';
+export { tokensEqual, bearerToken, randomToken, sha256Hex, queryToken } from './token.js';
 export {
   classifyAddress,
   canonicalAddress,

@@ -36,4 +36,12 @@ describe('logger', () => {
     expect(redactUrl('/a?b=1&TOKEN=x&c=2')).toBe('/a?b=1&TOKEN=[redacted]&c=2');
     expect(redactUrl('/a?mytoken=x')).toBe('/a?mytoken=x');
   });
+
+  it('redacts every spelling of token, judged on the parsed query', () => {
+    expect(redactUrl('/a?%74oken=x')).toBe('/a?%74oken=[redacted]');
+    expect(redactUrl('/a?b=1&%54%4f%4b%45%4e=x&token=y#f')).toBe(
+      '/a?b=1&%54%4f%4b%45%4e=[redacted]&token=[redacted]#f',
+    );
+    expect(redactUrl('/a?to%6Ben=x&c=%74oken')).toBe('/a?to%6Ben=[redacted]&c=%74oken');
+  });
 });

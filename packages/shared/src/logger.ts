@@ -1,10 +1,14 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
 
 export type { Logger } from 'pino';
+import { redactTokens } from './token.js';
 
-/** Replaces the value of any `token` query parameter so URLs can be logged. */
+/**
+ * Replaces the value of any `token` query parameter so URLs can be logged: judged on the parsed
+ * query, so `%74oken=` and `TOKEN=` are redacted as `token=` is.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+  return redactTokens(url);
 }
 
 /**

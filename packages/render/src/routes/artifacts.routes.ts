@@ -1,6 +1,10 @@
 import { HttpError } from '@havn/shared';
 import { Type } from 'typebox';
-import { ArtifactQueryError, type ArtifactStore } from '../artifacts/artifact-store.js';
+import {
+  ArtifactQueryError,
+  type ArtifactDescriptor,
+  type ArtifactStore,
+} from '../artifacts/artifact-store.js';
 import { ArtifactList, ArtifactListQuery } from '../schemas/artifact.schema.js';
 import type { App } from '../server-context.js';
 
@@ -50,11 +54,31 @@ export function artifactsRoutes(app: App, store: ArtifactStore): void {
     async (request, reply) => {
       const found = await store.get(request.params.id);
       if (!found) throw new HttpError(404, 'no such artifact (it may have expired)');
-      return reply
-        .header('content-type', found.descriptor.contentType)
-        .header('content-length', found.descriptor.bytes)
-        .header('cache-control', 'private, max-age=3600')
-        .send(found.stream);
+      const { descriptor } = found;
+      return (
+        reply
+          .header('content-type', descriptor.contentType)
+          .header('content-length', descriptor.bytes)
+          .header('cache-control', 'private, max-age=3600')
+          // docs/render.md#get-v1artifactsid: bytes a page chose are never run as this service's
+          // page: no sniffing, and a sandbox without scripts or requests even if one were HTML.
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "sandbox; default-src 'none'")
+          .header('content-disposition', disposition(descriptor))
+          .send(found.stream)
+      );
     },
   );
+}
+
+/**
+ * `attachment` for a file a session's page downloaded (it carries the page's `filename`), named
+ * as the page named it; `inline` for what the service made itself (renders, screenshots, video).
+ */
+function disposition(descriptor: ArtifactDescriptor): string {
+  const filename = descriptor.labels['filename'];
+  if (descriptor.session === undefined || filename === undefined) return 'inline';
+  // RFC 6266: an ASCII fallback, and the exact name in RFC 8187's encoding.
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }

@@ -94,6 +94,10 @@ describe('POST /v1/render', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(res.headers.get('cache-control')).toBe('private, max-age=3600');
+    // A render output shows inline, never sniffed, in a sandbox without scripts.
+    expect(res.headers.get('content-disposition')).toBe('inline');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.length).toBe(body.bytes);
     expect(pngSize(bytes)).toEqual({ width: 2560, height: 1600 });

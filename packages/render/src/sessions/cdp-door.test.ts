@@ -95,6 +95,13 @@ describe('refusals at the socket', () => {
       status: 401,
       body: '',
     });
+    // A token named twice, or spelled otherwise, is refused rather than guessed at.
+    for (const query of [`%74oken=${token}`, `token=${token}&token=${token}`]) {
+      expect(await upgrade(`/v1/sessions/${session.id}/cdp?${query}`), query).toEqual({
+        status: 401,
+        body: '',
+      });
+    }
     // An unknown session: 404 only for a caller holding the service token.
     expect(await upgrade(`/v1/sessions/nope/cdp?token=${token}`)).toEqual({
       status: 401,

@@ -1,14 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { bearerToken } from '@havn/shared';
+import { presentedToken as tokenOf } from '../auth.js';
 
 // How a session is reached over HTTP: the token a request presents, and the door's URLs the
 // service hands out (docs/sessions.md#connecting-a-cdp-client).
 
-/** A bearer header, or `?token=` for clients that cannot send one. */
+/** A bearer header, or `?token=` for clients that cannot send one (read as auth.ts reads it). */
 export function presentedToken(request: FastifyRequest): string | undefined {
-  const query = request.query as Record<string, unknown> | undefined;
-  const fromQuery = typeof query?.['token'] === 'string' ? query['token'] : undefined;
-  return bearerToken(request.headers.authorization) ?? fromQuery;
+  return tokenOf(request.raw);
 }
 
 /** PUBLIC_BASE_URL, or the scheme and host the request came in on. */

@@ -39,14 +39,14 @@ describe('the live view', () => {
     try {
       const readOnly = await viewer.newPage();
       await readOnly.goto(`${liveUrl}&interactive=0`);
-      await expect.poll(() => readOnly.textContent('#state')).toBe('live');
+      await expect.poll(() => readOnly.textContent('#state'), { timeout: 10_000 }).toBe('live');
       await readOnly.click('#screen', { position: { x: 100, y: 100 } });
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect((await label())?.value).toBe('click me');
 
       const live = await viewer.newPage();
       await live.goto(liveUrl);
-      await expect.poll(() => live.textContent('#state')).toBe('live');
+      await expect.poll(() => live.textContent('#state'), { timeout: 10_000 }).toBe('live');
       // The frame is the session's 800×600 viewport, shown at its own size.
       expect(await live.evaluate("document.getElementById('screen').naturalWidth")).toBe(800);
       await live.click('#screen', { position: { x: 100, y: 100 } });
@@ -64,7 +64,7 @@ describe('the live view', () => {
     ).body as { id: string; cdpUrl: string; liveUrl: string };
     const live = await viewer.newPage();
     await live.goto(liveUrl);
-    await expect.poll(() => live.textContent('#state')).toBe('live');
+    await expect.poll(() => live.textContent('#state'), { timeout: 10_000 }).toBe('live');
     await live.click('#screen', { position: { x: 50, y: 50 } });
     await live.keyboard.type('hej');
     const client = await rawClient(cdpUrl);
