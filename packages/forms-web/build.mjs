@@ -34,6 +34,8 @@ function newest(dir) {
 
 const inputs = Math.max(
   newest(src),
+  // The show-if evaluator the runtime bundles from @havn/forms (docs/definition-format.md).
+  newest(join(here, '../forms/src/logic')),
   statSync(fileURLToPath(import.meta.url)).mtimeMs,
   statSync(join(here, 'icons.mjs')).mtimeMs,
 );

@@ -1,5 +1,6 @@
 // The form definition as docs/definition-format.md defines it (the server validates it on PUT, so
 // the runtime trusts its shape and only guards against what would break rendering).
+import type { Condition } from '@havn/forms/show-if';
 
 export interface ChoiceOption {
   value: string;
@@ -12,6 +13,7 @@ interface QuestionBase {
   help?: string;
   required?: boolean;
   placeholder?: string;
+  showIf?: Condition;
 }
 
 export interface TextQuestion extends QuestionBase {
@@ -66,6 +68,8 @@ export interface Definition {
   questions: Question[];
   submitFields?: Record<string, string>;
   thanks?: string;
+  /** Steps (docs/definition-format.md#steps-and-conditions); without it, one page. */
+  pages?: { title?: string; questions: string[]; showIf?: Condition }[];
 }
 
 /**

@@ -2,6 +2,7 @@
 // docs/forms.md#public-no-token-gated-by-the-forms-allowedorigins for the two public endpoints and
 // their credentialed CORS).
 import type { AnswerValue, PublicDefinition } from './definition.js';
+import { displayOrder, visibility } from '@havn/forms/show-if';
 import { el } from './dom.js';
 import { buildField, type Field } from './fields.js';
 import { PowSolver } from './proof-of-work.js';
@@ -23,6 +24,11 @@ const MSG = {
   rejected: (why: string) => `The form could not be sent: ${why}`,
   invalid: (n: number) => (n === 1 ? '1 answer needs attention.' : `${n} answers need attention.`),
   thanks: 'Thank you, your answers have been sent.',
+  send: 'Send',
+  sending: 'Sending…',
+  next: 'Next',
+  back: 'Back',
+  step: (n: number, of: number) => `Step ${n} of ${of}`,
 };
 
 /**
@@ -113,7 +119,12 @@ function retryButton(onClick: () => void): HTMLButtonElement {
 
 function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
   const { intro } = def;
-  const fields: Field[] = def.questions.map((q, i) => buildField(q, i));
+  // docs/definition-format.md#steps-and-conditions: the questions in display order, each with its
+  // page; ids stay those of the question's place in `questions`.
+  const order = displayOrder(def);
+  const fields: Field[] = order.map(({ question }) =>
+    buildField(question, def.questions.indexOf(question)),
+  );
   // Spam honeypot (definition-format.md): hidden from people and assistive technology, unfocusable,
   // so only a form-filling bot puts text in it.
   const trap = el('input', {
@@ -124,7 +135,10 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
     'aria-hidden': 'true',
   });
   const alert = el('div', { class: 'alert', role: 'alert', part: 'alert' });
-  const button = el('button', { type: 'submit', part: 'button' }, 'Send');
+  const button = el('button', { type: 'submit', part: 'button' }, MSG.send);
+  const back = el('button', { type: 'button', class: 'back', part: 'button back' }, MSG.back);
+  // Each step is announced by moving focus to its heading ("Step 2 of 3: Company").
+  const stepHeading = el('h3', { class: 'step', tabindex: -1, part: 'step', hidden: true });
   // docs/forms-web.md#spam-protection: a "pow" form starts its proof of work now, while the
   // person reads and types; the send waits for it only if it is not done by then.
   const { challengeUrl } = def.submit;
@@ -141,13 +155,52 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
       intro.text ? el('p', {}, intro.text) : null,
       intro.image ? el('img', { src: intro.image.url, alt: intro.image.alt }) : null,
     ),
+    stepHeading,
     ...fields.map((f) => f.root),
     el('div', { class: 'trap', 'aria-hidden': 'true' }, trap),
     alert,
-    button,
+    el('div', { class: 'nav' }, back, button),
   );
 
-  // Once a field has shown an error, re-check it as the person types so the error clears.
+  const answers = (): Record<string, AnswerValue> => {
+    const out: Record<string, AnswerValue> = {};
+    for (const f of fields) {
+      const value = toAnswer(f.question, f.read().raw);
+      if (value !== undefined) out[f.question.logicalName] = value;
+    }
+    return out;
+  };
+  // The page on screen, and what the answers so far show (the evaluator the server runs too).
+  let page = order[0]?.page ?? 0;
+  let shown = visibility(def, {});
+  let pages: number[] = [];
+  const isShown = (f: Field, i: number) =>
+    order[i]?.page === page && shown.questions.has(f.question.logicalName);
+  const refresh = () => {
+    shown = visibility(def, answers());
+    pages = shown.pages.flatMap((on, i) => (on ? [i] : []));
+    fields.forEach((f, i) => (f.root.hidden = !isShown(f, i)));
+    const at = pages.indexOf(page);
+    button.textContent = at < pages.length - 1 ? MSG.next : MSG.send;
+    back.hidden = at <= 0;
+    const title = def.pages?.[page]?.title;
+    stepHeading.hidden = pages.length < 2;
+    stepHeading.textContent = MSG.step(at + 1, pages.length) + (title ? `: ${title}` : '');
+  };
+  refresh();
+  const goTo = (to: number | undefined) => {
+    if (to === undefined) return;
+    page = to;
+    alert.replaceChildren();
+    refresh();
+    stepHeading.focus();
+  };
+  back.addEventListener('click', () => {
+    goTo(pages[pages.indexOf(page) - 1]);
+  });
+
+  // Once a field has shown an error, re-check it as the person types so the error clears; every
+  // change may show or hide questions and steps.
   for (const f of fields) {
     f.root.addEventListener('input', () => {
       if (f.root.querySelector('[aria-invalid=true]')) {
@@ -156,29 +209,37 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
       }
     });
   }
+  form.addEventListener('input', refresh);
+  form.addEventListener('change', refresh);
 
-  const send = async () => {
-    const answers: Record<string, AnswerValue | Record<string, string>> = {};
+  /** Checks the fields shown on screen; true when all are valid, else says so and focuses. */
+  const check = (): boolean => {
     const invalid: Field[] = [];
-    for (const f of fields) {
+    fields.forEach((f, i) => {
+      if (!isShown(f, i)) return;
       const { raw, badInput } = f.read();
       const error = validateAnswer(f.question, raw, badInput);
       f.showError(error);
       if (error) invalid.push(f);
-      const value = toAnswer(f.question, raw);
-      if (value !== undefined) answers[f.question.logicalName] = value;
-    }
-    if (invalid.length > 0) {
-      alert.textContent = MSG.invalid(invalid.length);
-      invalid[0]?.focusTarget.focus();
-      return;
+    });
+    if (invalid.length === 0) return true;
+    alert.textContent = MSG.invalid(invalid.length);
+    invalid[0]?.focusTarget.focus();
+    return false;
+  };
+
+  const send = async () => {
+    // Only what is shown is sent: an answer to a question the answers hide is left out.
+    const body: Record<string, AnswerValue | Record<string, string>> = {};
+    for (const [name, value] of Object.entries(answers())) {
+      if (shown.questions.has(name)) body[name] = value;
     }
     const submitFields: Record<string, string> = { ...def.submitFields, _gotcha: trap.value };
-    answers.submitFields = submitFields;
+    body.submitFields = submitFields;
     alert.replaceChildren();
     button.disabled = true;
     form.setAttribute('aria-busy', 'true');
-    button.textContent = 'Sending…';
+    button.textContent = MSG.sending;
     const fail = (text: string, retry: boolean) => {
       alert.replaceChildren(text, retry ? retryButton(() => void send()) : '');
       // The solution just sent counts once: a retry needs a new one, started now.
@@ -191,7 +252,7 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
         method: def.submit.submitMethod || 'POST',
         credentials: 'include',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(answers),
+        body: JSON.stringify(body),
       });
       if (res.ok) {
         const { id } = (await res.json().catch(() => ({}))) as { id?: string };
@@ -215,12 +276,17 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
     } finally {
       button.disabled = false;
       form.removeAttribute('aria-busy');
-      button.textContent = 'Send';
+      refresh();
     }
   };
+  // The one submit button is Next until the last step shown, where it is Send; Enter in a field
+  // does the same, so a step is validated before the next one opens.
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    if (!button.disabled) void send();
+    if (button.disabled || !check()) return;
+    const next = pages[pages.indexOf(page) + 1];
+    if (next !== undefined) goTo(next);
+    else void send();
   });
   return form;
 }

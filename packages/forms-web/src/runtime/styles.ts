@@ -37,6 +37,10 @@ padding:.75em 1em;margin:0 0 var(--_gap)}
 .alert:empty{display:none}
 .alert button{margin-top:.5em;display:block}
 .thanks{font-size:1.1em;padding:.5em 0;white-space:pre-line}
+.nav{display:flex;gap:.75em;flex-wrap:wrap}
+.back{color:var(--_accent);background:transparent;box-shadow:inset 0 0 0 2px var(--_accent)}
+.step{font-size:1.1em;margin:0 0 var(--_gap)}
+[hidden]{display:none!important}
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;

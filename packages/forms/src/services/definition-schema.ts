@@ -18,6 +18,13 @@ export const questionTypes = [
 ] as const;
 export type QuestionType = (typeof questionTypes)[number];
 
+/**
+ * A `showIf` condition (docs/definition-format.md#steps-and-conditions). Its recursive shape and
+ * its references are checked by logicProblem (logic/show-if.ts), which names the exact path; the
+ * published schema describes it in full (conditionSchema).
+ */
+const showIf = Type.Optional(Type.Unknown());
+
 function question(type: QuestionType, extra: Record<string, TSchema>) {
   return Type.Object(
     {
@@ -31,6 +38,7 @@ function question(type: QuestionType, extra: Record<string, TSchema>) {
       help: Type.Optional(str(0, 1000)),
       required: Type.Optional(Type.Boolean()),
       placeholder: Type.Optional(str(0, 200)),
+      showIf,
       ...extra,
     },
     { additionalProperties: false },
@@ -88,15 +96,74 @@ export const definitionShell = Type.Object(
     questions: Type.Array(Type.Object({}), { minItems: 1, maxItems: 200 }),
     submitFields: Type.Optional(Type.Record(Type.String(), Type.String({ maxLength: 10_000 }))),
     thanks: Type.Optional(str(0, 2000)),
+    pages: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            title: Type.Optional(str(1, 200)),
+            questions: Type.Array(Type.String(), { minItems: 1, maxItems: 200 }),
+            showIf,
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems: 50 },
+      ),
+    ),
+    keepHiddenAnswers: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
 
+const scalar = { type: ['string', 'number', 'boolean'] };
+const questionRef = { type: 'string', minLength: 1 };
+/** The published JSON Schema of a condition: `$defs/condition` of the definition schema. */
+const conditionSchema = {
+  oneOf: [
+    ...(['equals', 'notEquals'] as const).map((op) => ({
+      type: 'object',
+      properties: { question: questionRef, [op]: scalar },
+      required: ['question', op],
+      additionalProperties: false,
+    })),
+    {
+      type: 'object',
+      properties: { question: questionRef, in: { type: 'array', minItems: 1, items: scalar } },
+      required: ['question', 'in'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: { question: questionRef, answered: { type: 'boolean' } },
+      required: ['question', 'answered'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: { not: { $ref: '#/$defs/condition' } },
+      required: ['not'],
+      additionalProperties: false,
+    },
+    ...(['all', 'any'] as const).map((op) => ({
+      type: 'object',
+      properties: {
+        [op]: { type: 'array', minItems: 1, maxItems: 50, items: { $ref: '#/$defs/condition' } },
+      },
+      required: [op],
+      additionalProperties: false,
+    })),
+  ],
+  description: 'names only questions shown before the one it is on (docs: definition-format.md)',
+};
+const conditionRef = { $ref: '#/$defs/condition' };
+
 /** The published JSON Schema (GET /schema/definition.json). */
 export function publishedSchema(baseUrl: string): Record<string, unknown> {
   const shell = JSON.parse(JSON.stringify(definitionShell)) as {
-    properties: Record<string, unknown>;
+    properties: Record<string, unknown> & {
+      pages: { items: { properties: Record<string, unknown> } };
+    };
   };
+  shell.properties.pages.items.properties.showIf = conditionRef;
   shell.properties.questions = {
     type: 'array',
     minItems: 1,
@@ -107,7 +174,7 @@ export function publishedSchema(baseUrl: string): Record<string, unknown> {
       properties: { type: { enum: [...questionTypes] } },
       allOf: questionTypes.map((t) => ({
         if: { properties: { type: { const: t } }, required: ['type'] },
-        then: questionSchemas[t],
+        then: withConditionRef(questionSchemas[t]),
       })),
     },
     description: 'logicalName values are unique; option values are unique within a question',
@@ -117,5 +184,12 @@ export function publishedSchema(baseUrl: string): Record<string, unknown> {
     $id: `${baseUrl}/schema/definition.json`,
     title: 'Havn form definition',
     ...shell,
+    $defs: { condition: conditionSchema },
   };
+}
+
+function withConditionRef(schema: TSchema): unknown {
+  const copy = JSON.parse(JSON.stringify(schema)) as { properties: Record<string, unknown> };
+  copy.properties.showIf = conditionRef;
+  return copy;
 }

@@ -1,5 +1,6 @@
 import { Compile } from 'typebox/compile';
 import { HttpError } from '@havn/shared';
+import { logicProblem } from '../logic/show-if.js';
 import {
   definitionShell,
   questionSchemas,
@@ -91,4 +92,8 @@ export function validateDefinition(value: unknown, prefix = ''): asserts value i
       });
     }
   });
+  // docs/definition-format.md#steps-and-conditions: pages cover every question once, and each
+  // condition names only questions before it (so no cycle can be written).
+  const problem = logicProblem(value as { questions: Record<string, unknown>[]; pages?: unknown });
+  if (problem) throw new HttpError(400, [prefix, problem].filter(Boolean).join('/'));
 }

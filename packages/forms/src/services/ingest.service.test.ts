@@ -42,6 +42,7 @@ test('the webhook body built from the stored row is byte for byte JSON.stringify
         webhooks: [{ url: 'https://h.test/', secret: 's' }],
         arrayAnswers: ['tags'],
         notify: [],
+        logic: null,
       },
       raw,
       origin: 'https://site.test',

@@ -1,7 +1,8 @@
 import type { Insertable } from 'kysely';
 import { HttpError, isRecord } from '@havn/shared';
 import type { DeliveryTable } from '../store/schema.js';
-import type { IngestForm } from '../store/forms.store.js';
+import { isAnswered, visibility } from '../logic/show-if.js';
+import type { IngestForm, IngestLogic } from '../store/forms.store.js';
 import type { IngestRequest, SubmissionWrite } from '../store/group-commit.js';
 import { WEBHOOK_PAYLOAD_FROM_SUBMISSION } from '../store/webhook-payload.js';
 
@@ -62,6 +63,34 @@ export function parseAnswers(body: unknown, arrayAnswers: readonly string[]): An
     answers[key] = value;
   }
   return { answers, submitFields };
+}
+
+/**
+ * The answers as the definition's steps and conditions leave them
+ * (docs/definition-format.md#steps-and-conditions), with the evaluator the runtime runs: an answer
+ * to a question the answers hide is dropped (kept under `submitFields.hiddenAnswers` when the
+ * definition says `keepHiddenAnswers`), and a required question that is shown must be answered
+ * (400 naming it). Answers under names the definition does not have are kept, as always.
+ */
+export function applyLogic(parsed: Answers, logic: IngestLogic | null): Answers {
+  if (!logic) return parsed;
+  const shown = visibility(logic, parsed.answers).questions;
+  const known = new Set(logic.questions.map((q) => q.logicalName));
+  const answers: Record<string, unknown> = {};
+  const hidden: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(parsed.answers)) {
+    if (shown.has(name) || !known.has(name)) answers[name] = value;
+    else hidden[name] = value;
+  }
+  for (const name of logic.required) {
+    if (shown.has(name) && !isAnswered(answers[name]))
+      throw new HttpError(400, `${name} is required`);
+  }
+  const keep = logic.keepHiddenAnswers && Object.keys(hidden).length > 0;
+  return {
+    answers,
+    submitFields: keep ? { ...parsed.submitFields, hiddenAnswers: hidden } : parsed.submitFields,
+  };
 }
 
 /**
@@ -238,7 +267,10 @@ export function buildSubmissionWrite(
   parsed: unknown,
   newId: (prefix: string) => string,
 ): { id: string; write: SubmissionWrite } {
-  const { answers, submitFields } = parseAnswers(parsed, request.form.arrayAnswers);
+  const { answers, submitFields } = applyLogic(
+    parseAnswers(parsed, request.form.arrayAnswers),
+    request.form.logic,
+  );
   // docs/forms.md#spam: a "pow" form's solution was checked before the write; it is a means of
   // sending, not an answer, so it is not kept (the raw body still has it).
   if (request.pow !== undefined && submitFields) delete submitFields.altcha;

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { Condition, LogicDefinition } from '../logic/show-if.js';
 import { canonicalJson } from './canonical-json.js';
 import { ReadCache } from './read-cache.js';
 import type { Database, FormTable, SpamProtection } from './schema.js';
@@ -31,13 +32,58 @@ export interface Form {
 export interface GateForm extends Form {
   /** The logicalNames whose answer may be an array: the multiple-choice questions. */
   arrayAnswers: readonly string[];
+  /** What ingest applies of the current definition's rules; null when it has none. */
+  logic: IngestLogic | null;
+}
+
+/**
+ * The current definition's steps, conditions and required questions, as ingest applies them
+ * (docs/definition-format.md#steps-and-conditions): a plain object, so it crosses to the writer
+ * thread.
+ */
+export interface IngestLogic extends LogicDefinition {
+  /** The logicalNames of the required questions (required only while shown). */
+  required: string[];
+  /** Whether answers to hidden questions are kept under `submitFields.hiddenAnswers`. */
+  keepHiddenAnswers: boolean;
 }
 
 /** What ingest needs of the form (a plain object, so it can cross to the writer thread). */
 export type IngestForm = Pick<
   GateForm,
-  'id' | 'definitionVersion' | 'webhooks' | 'arrayAnswers' | 'notify'
+  'id' | 'definitionVersion' | 'webhooks' | 'arrayAnswers' | 'notify' | 'logic'
 >;
+
+/** The rules of a stored definition that ingest applies, or null when there are none. */
+function ingestLogic(definition: Record<string, unknown>): IngestLogic | null {
+  const questions = (Array.isArray(definition.questions) ? definition.questions : []) as {
+    logicalName: string;
+    required?: boolean;
+    showIf?: Condition;
+  }[];
+  const pages = definition.pages as IngestLogic['pages'];
+  const required = questions.filter((q) => q.required === true).map((q) => q.logicalName);
+  const conditional =
+    questions.some((q) => q.showIf !== undefined) || (pages ?? []).some((p) => p.showIf);
+  if (!conditional && required.length === 0) return null;
+  return {
+    questions: questions.map((q) =>
+      q.showIf === undefined
+        ? { logicalName: q.logicalName }
+        : { logicalName: q.logicalName, showIf: q.showIf },
+    ),
+    ...(conditional && pages
+      ? {
+          pages: pages.map((p) => ({
+            questions: [...p.questions],
+            ...(p.showIf ? { showIf: p.showIf } : {}),
+          })),
+        }
+      : {}),
+    required,
+    keepHiddenAnswers: definition.keepHiddenAnswers === true,
+  };
+}
 
 /** docs/definition-format.md: only a `choice` question with `multiple: true` answers an array. */
 function multipleChoiceNames(definition: Record<string, unknown>): string[] {
@@ -125,7 +171,8 @@ export class FormStore {
           ? undefined
           : await this.definition(orgSlug, id, form.definitionVersion);
       const arrayAnswers = current ? multipleChoiceNames(current.definition) : [];
-      return { ...form, arrayAnswers };
+      const logic = current ? ingestLogic(current.definition) : null;
+      return { ...form, arrayAnswers, logic };
     });
   }
 

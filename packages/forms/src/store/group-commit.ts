@@ -320,6 +320,7 @@ export class GroupCommitWriter {
             definitionVersion: r.form.definitionVersion,
             webhooks: r.form.webhooks.map((w) => ({ url: w.url, secret: w.secret })),
             arrayAnswers: [...r.form.arrayAnswers],
+            logic: r.form.logic,
             notify: [...r.form.notify],
           }) - 1;
         formIndex.set(r.form, form);
