@@ -66,6 +66,16 @@ await Promise.all([
     outfile: join(dist, 'runtime.js'),
     format: 'iife',
   }),
+  // docs/forms-web.md#languages: each shipped locale's texts in a file of its own, loaded by the
+  // runtime only for a form in that language.
+  build({
+    ...common,
+    entryPoints: readdirSync(join(src, 'runtime/locales'))
+      .filter((f) => f !== 'register.ts')
+      .map((f) => join(src, 'runtime/locales', f)),
+    outdir: join(dist, 'locales'),
+    format: 'iife',
+  }),
   build({
     ...common,
     entryPoints: [join(src, 'sw/sw.ts')],

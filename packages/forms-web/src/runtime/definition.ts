@@ -1,5 +1,6 @@
 // The form definition as docs/definition-format.md defines it (the server validates it on PUT, so
 // the runtime trusts its shape and only guards against what would break rendering).
+import type { RuntimeTextKey } from '@havn/forms/runtime-texts';
 import type { Condition } from '@havn/forms/show-if';
 
 export interface ChoiceOption {
@@ -14,6 +15,8 @@ interface QuestionBase {
   required?: boolean;
   placeholder?: string;
   showIf?: Condition;
+  /** Never kept in the browser's draft (docs/forms-web.md#resumable-answers). */
+  sensitive?: boolean;
 }
 
 export interface TextQuestion extends QuestionBase {
@@ -70,6 +73,12 @@ export interface Definition {
   thanks?: string;
   /** Steps (docs/definition-format.md#steps-and-conditions); without it, one page. */
   pages?: { title?: string; questions: string[]; showIf?: Condition }[];
+  /** false: keep no draft of the answers in the browser. */
+  resume?: boolean;
+  /** The language of the runtime's own words (docs/forms-web.md#languages), e.g. `da`. */
+  locale?: string;
+  /** Any of the runtime's own words, replaced. */
+  texts?: Partial<Record<RuntimeTextKey, string>>;
 }
 
 /**

@@ -3,6 +3,7 @@
 // reads the label, the help and the current error together.
 import type { ChoiceQuestion, Question } from './definition.js';
 import { el } from './dom.js';
+import type { Texts } from './texts.js';
 import type { RawValue } from './validate.js';
 
 export interface Field {
@@ -11,6 +12,8 @@ export interface Field {
   /** The control that takes focus when the field is invalid. */
   focusTarget: HTMLElement;
   read(): { raw: RawValue; badInput: boolean };
+  /** Puts a saved answer back into the control (resumable answers). */
+  write(raw: RawValue): void;
   showError(message: string | null): void;
 }
 
@@ -20,7 +23,7 @@ function requiredMark(q: Question): (Node | string)[] {
   return [' ', el('span', { class: 'req', 'aria-hidden': 'true' }, '*')];
 }
 
-export function buildField(q: Question, index: number): Field {
+export function buildField(q: Question, index: number, tx: Texts): Field {
   const id = `q${index}`;
   const helpId = `${id}-help`;
   const errorId = `${id}-error`;
@@ -29,7 +32,7 @@ export function buildField(q: Question, index: number): Field {
   const describedBy = (withError: boolean) =>
     [help ? helpId : '', withError ? errorId : ''].filter(Boolean).join(' ') || undefined;
 
-  if (q.type === 'choice') return buildChoice(q, id, help, error, describedBy);
+  if (q.type === 'choice') return buildChoice(q, id, help, error, describedBy, tx);
 
   let control: HTMLInputElement | HTMLTextAreaElement;
   const common = {
@@ -63,14 +66,9 @@ export function buildField(q: Question, index: number): Field {
         maxlength: q.maxLength,
       });
     } else if (q.type === 'number') {
-      control = el('input', {
-        ...common,
-        type: 'number',
-        inputmode: 'decimal',
-        min: q.min,
-        max: q.max,
-        step: q.step ?? 'any',
-      });
+      // Text, not type=number: the browser would parse in its own language, not the form's
+      // (docs/forms-web.md#languages); inputmode still brings up a number pad.
+      control = el('input', { ...common, type: 'text', inputmode: 'decimal' });
     } else if (q.type === 'date') {
       control = el('input', { ...common, type: 'date', min: q.min, max: q.max });
     } else if (q.type === 'email') {
@@ -106,6 +104,11 @@ export function buildField(q: Question, index: number): Field {
           : input.value,
       badInput: input.validity.badInput,
     }),
+    write(raw) {
+      if (input instanceof HTMLInputElement && input.type === 'checkbox')
+        input.checked = raw === true;
+      else if (typeof raw === 'string') input.value = raw;
+    },
     showError(message) {
       error.textContent = message ?? '';
       input.setAttribute('aria-invalid', String(message !== null));
@@ -122,6 +125,7 @@ function buildChoice(
   help: HTMLElement | null,
   error: HTMLElement,
   describedBy: (withError: boolean) => string | undefined,
+  tx: Texts,
 ): Field {
   const type = q.multiple ? 'checkbox' : 'radio';
   const inputs = q.options.map((option, i) =>
@@ -142,7 +146,7 @@ function buildChoice(
       {},
       q.label,
       ...requiredMark(q),
-      q.required && q.multiple ? el('span', { class: 'sr' }, ' (required)') : null,
+      q.required && q.multiple ? el('span', { class: 'sr' }, ` ${tx.t('requiredHint')}`) : null,
     ),
     help,
     ...q.options.map((option, i) =>
@@ -157,6 +161,10 @@ function buildChoice(
     read() {
       const picked = inputs.filter((i) => i.checked).map((i) => i.value);
       return { raw: q.multiple ? picked : (picked[0] ?? ''), badInput: false };
+    },
+    write(raw) {
+      const values = ([] as unknown[]).concat(raw);
+      for (const input of inputs) input.checked = values.includes(input.value);
     },
     showError(message) {
       error.textContent = message ?? '';

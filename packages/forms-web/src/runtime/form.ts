@@ -7,29 +7,9 @@ import { el } from './dom.js';
 import { buildField, type Field } from './fields.js';
 import { PowSolver } from './proof-of-work.js';
 import { STYLES } from './styles.js';
-import { toAnswer, validateAnswer } from './validate.js';
-
-const MSG = {
-  loading: 'Loading the form…',
-  loadFailed: 'The form could not be loaded. Check your connection and try again.',
-  notFound: 'This form could not be found.',
-  // docs/forms.md#public-no-token-gated-by-the-forms-allowedorigins: a refused origin is a 403.
-  origin: (origin: string) =>
-    `This form cannot be used on this website: its owner has not allowed ${origin}.`,
-  sendFailed:
-    'Your answers could not be sent because of a network or server problem. Nothing you typed is lost: try again.',
-  tooLarge: 'Your answers are too long to send. Shorten them and try again.',
-  rateLimited: 'Too many submissions from your network. Wait a minute, then try again.',
-  gone: 'This form no longer accepts answers.',
-  rejected: (why: string) => `The form could not be sent: ${why}`,
-  invalid: (n: number) => (n === 1 ? '1 answer needs attention.' : `${n} answers need attention.`),
-  thanks: 'Thank you, your answers have been sent.',
-  send: 'Send',
-  sending: 'Sending…',
-  next: 'Next',
-  back: 'Back',
-  step: (n: number, of: number) => `Step ${n} of ${of}`,
-};
+import { DraftStore } from './resume.js';
+import { loadTexts, Texts } from './texts.js';
+import { type RawValue, toAnswer, validateAnswer } from './validate.js';
 
 /**
  * After a CORS fetch failed: was the server reachable? The server answers an origin outside
@@ -66,7 +46,13 @@ function attachStyles(root: ShadowRoot): void {
 }
 
 /** Renders the form of `definitionUrl` into `host` (its shadow root); resolves when shown. */
-export async function mountForm(host: HTMLElement, definitionUrl: string): Promise<void> {
+export async function mountForm(
+  host: HTMLElement,
+  definitionUrl: string,
+  runtimeUrl: string,
+): Promise<void> {
+  // Until the definition names its locale, the runtime speaks English.
+  const en = new Texts();
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   root.replaceChildren();
   attachStyles(root);
@@ -78,11 +64,11 @@ export async function mountForm(host: HTMLElement, definitionUrl: string): Promi
         'div',
         { class: 'alert', role: 'alert', part: 'alert' },
         text,
-        retry ? retryButton(retry) : null,
+        retry ? retryButton(retry, en) : null,
       ),
     );
   };
-  box.append(el('p', { role: 'status' }, MSG.loading));
+  box.append(el('p', { role: 'status' }, en.t('loading')));
 
   let res: Response;
   try {
@@ -91,39 +77,49 @@ export async function mountForm(host: HTMLElement, definitionUrl: string): Promi
       headers: { accept: 'application/json' },
     });
   } catch {
-    if (await reachable(definitionUrl)) notice(MSG.origin(location.origin));
+    if (await reachable(definitionUrl)) notice(en.t('origin', { origin: location.origin }));
     else {
-      const reload = () => void mountForm(host, definitionUrl);
-      notice(MSG.loadFailed, reload);
+      const reload = () => void mountForm(host, definitionUrl, runtimeUrl);
+      notice(en.t('loadFailed'), reload);
       // Offline when the page opened: show the form by itself once the connection is back.
       if (!navigator.onLine) addEventListener('online', reload, { once: true });
     }
     return;
   }
-  if (res.status === 403) notice(MSG.origin(location.origin));
-  else if (res.status === 404) notice(MSG.notFound);
-  else if (!res.ok) notice(MSG.loadFailed, () => void mountForm(host, definitionUrl));
+  if (res.status === 403) notice(en.t('origin', { origin: location.origin }));
+  else if (res.status === 404) notice(en.t('notFound'));
+  else if (!res.ok)
+    notice(en.t('loadFailed'), () => void mountForm(host, definitionUrl, runtimeUrl));
   if (!res.ok) return;
   const definition = (await res.json()) as PublicDefinition;
-  box.replaceChildren(renderForm(host, definition));
+  // docs/forms-web.md#languages: the form's own language, right to left where it is written so.
+  const tx = await loadTexts(definition.locale, definition.texts, runtimeUrl);
+  box.lang = tx.lang;
+  box.dir = tx.dir;
+  box.replaceChildren(renderForm(host, definition, definitionUrl, tx));
   host.dispatchEvent(
     new CustomEvent('havn:ready', { detail: { title: definition.intro.title }, bubbles: true }),
   );
 }
 
-function retryButton(onClick: () => void): HTMLButtonElement {
-  const b = el('button', { type: 'button', part: 'button' }, 'Try again');
+function retryButton(onClick: () => void, tx: Texts): HTMLButtonElement {
+  const b = el('button', { type: 'button', part: 'button' }, tx.t('tryAgain'));
   b.addEventListener('click', onClick);
   return b;
 }
 
-function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
+function renderForm(
+  host: HTMLElement,
+  def: PublicDefinition,
+  url: string,
+  tx: Texts,
+): HTMLFormElement {
   const { intro } = def;
   // docs/definition-format.md#steps-and-conditions: the questions in display order, each with its
   // page; ids stay those of the question's place in `questions`.
   const order = displayOrder(def);
   const fields: Field[] = order.map(({ question }) =>
-    buildField(question, def.questions.indexOf(question)),
+    buildField(question, def.questions.indexOf(question), tx),
   );
   // Spam honeypot (definition-format.md): hidden from people and assistive technology, unfocusable,
   // so only a form-filling bot puts text in it.
@@ -135,8 +131,13 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
     'aria-hidden': 'true',
   });
   const alert = el('div', { class: 'alert', role: 'alert', part: 'alert' });
-  const button = el('button', { type: 'submit', part: 'button' }, MSG.send);
-  const back = el('button', { type: 'button', class: 'back', part: 'button back' }, MSG.back);
+  const button = el('button', { type: 'submit', part: 'button' }, tx.t('send'));
+  const back = el('button', { type: 'button', class: 'back', part: 'button back' }, tx.t('back'));
+  const clear = el(
+    'button',
+    { type: 'button', class: 'back clear', part: 'button clear', hidden: true },
+    tx.t('clear'),
+  );
   // Each step is announced by moving focus to its heading ("Step 2 of 3: Company").
   const stepHeading = el('h3', { class: 'step', tabindex: -1, part: 'step', hidden: true });
   // docs/forms-web.md#spam-protection: a "pow" form starts its proof of work now, while the
@@ -159,13 +160,13 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
     ...fields.map((f) => f.root),
     el('div', { class: 'trap', 'aria-hidden': 'true' }, trap),
     alert,
-    el('div', { class: 'nav' }, back, button),
+    el('div', { class: 'nav' }, back, button, clear),
   );
 
   const answers = (): Record<string, AnswerValue> => {
     const out: Record<string, AnswerValue> = {};
     for (const f of fields) {
-      const value = toAnswer(f.question, f.read().raw);
+      const value = toAnswer(f.question, f.read().raw, tx);
       if (value !== undefined) out[f.question.logicalName] = value;
     }
     return out;
@@ -181,20 +182,56 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
     pages = shown.pages.flatMap((on, i) => (on ? [i] : []));
     fields.forEach((f, i) => (f.root.hidden = !isShown(f, i)));
     const at = pages.indexOf(page);
-    button.textContent = at < pages.length - 1 ? MSG.next : MSG.send;
+    button.textContent = at < pages.length - 1 ? tx.t('next') : tx.t('send');
     back.hidden = at <= 0;
     const title = def.pages?.[page]?.title;
     stepHeading.hidden = pages.length < 2;
-    stepHeading.textContent = MSG.step(at + 1, pages.length) + (title ? `: ${title}` : '');
+    stepHeading.textContent =
+      tx.t('step', { n: at + 1, count: pages.length }) + (title ? `: ${title}` : '');
   };
+  // docs/forms-web.md#resumable-answers: the answers so far, kept in this browser, put back now.
+  const drafts = def.resume === false ? undefined : new DraftStore(url, def);
+  const draft = drafts?.load();
+  const keep = (f: Field) => !f.question.sensitive;
+  if (draft) {
+    for (const f of fields) {
+      const raw = draft.answers[f.question.logicalName];
+      if (raw !== undefined && keep(f)) f.write(raw);
+    }
+  }
   refresh();
+  if (draft && pages.includes(draft.page)) page = draft.page;
+  refresh();
+  clear.hidden = !draft;
+  const saveDraft = () => {
+    if (!drafts) return;
+    const kept: Record<string, RawValue> = {};
+    for (const f of fields) {
+      const { raw } = f.read();
+      if (keep(f) && toAnswer(f.question, raw, tx) !== undefined)
+        kept[f.question.logicalName] = raw;
+    }
+    drafts.save({ answers: kept, page });
+    clear.hidden = false;
+  };
   const goTo = (to: number | undefined) => {
     if (to === undefined) return;
     page = to;
     alert.replaceChildren();
     refresh();
+    saveDraft();
     stepHeading.focus();
   };
+  clear.addEventListener('click', () => {
+    drafts?.clear();
+    form.reset();
+    for (const f of fields) f.showError(null);
+    clear.hidden = true;
+    page = order[0]?.page ?? 0;
+    alert.replaceChildren();
+    refresh();
+    (fields.find((f, i) => isShown(f, i))?.focusTarget ?? stepHeading).focus();
+  });
   back.addEventListener('click', () => {
     goTo(pages[pages.indexOf(page) - 1]);
   });
@@ -205,12 +242,16 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
     f.root.addEventListener('input', () => {
       if (f.root.querySelector('[aria-invalid=true]')) {
         const { raw, badInput } = f.read();
-        f.showError(validateAnswer(f.question, raw, badInput));
+        f.showError(validateAnswer(f.question, raw, badInput, tx));
       }
     });
   }
-  form.addEventListener('input', refresh);
-  form.addEventListener('change', refresh);
+  for (const type of ['input', 'change']) {
+    form.addEventListener(type, () => {
+      refresh();
+      saveDraft();
+    });
+  }
 
   /** Checks the fields shown on screen; true when all are valid, else says so and focuses. */
   const check = (): boolean => {
@@ -218,12 +259,12 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
     fields.forEach((f, i) => {
       if (!isShown(f, i)) return;
       const { raw, badInput } = f.read();
-      const error = validateAnswer(f.question, raw, badInput);
+      const error = validateAnswer(f.question, raw, badInput, tx);
       f.showError(error);
       if (error) invalid.push(f);
     });
     if (invalid.length === 0) return true;
-    alert.textContent = MSG.invalid(invalid.length);
+    alert.textContent = tx.t('invalid', { n: invalid.length });
     invalid[0]?.focusTarget.focus();
     return false;
   };
@@ -239,9 +280,9 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
     alert.replaceChildren();
     button.disabled = true;
     form.setAttribute('aria-busy', 'true');
-    button.textContent = MSG.sending;
+    button.textContent = tx.t('sending');
     const fail = (text: string, retry: boolean) => {
-      alert.replaceChildren(text, retry ? retryButton(() => void send()) : '');
+      alert.replaceChildren(text, retry ? retryButton(() => void send(), tx) : '');
       // The solution just sent counts once: a retry needs a new one, started now.
       if (retry) solver?.start();
     };
@@ -257,22 +298,24 @@ function renderForm(host: HTMLElement, def: PublicDefinition): HTMLFormElement {
       if (res.ok) {
         const { id } = (await res.json().catch(() => ({}))) as { id?: string };
         const thanks = el('div', { class: 'thanks', role: 'status', tabindex: -1, part: 'thanks' });
-        thanks.textContent = def.thanks ?? MSG.thanks;
+        thanks.textContent = def.thanks ?? tx.t('thanks');
+        drafts?.clear();
         form.replaceWith(thanks);
         thanks.focus();
         host.dispatchEvent(new CustomEvent('havn:submitted', { detail: { id }, bubbles: true }));
         return;
       }
-      if (res.status === 403) fail(MSG.origin(location.origin), false);
-      else if (res.status === 404) fail(MSG.gone, false);
-      else if (res.status === 413) fail(MSG.tooLarge, false);
-      else if (res.status === 429) fail(MSG.rateLimited, true);
+      if (res.status === 403) fail(tx.t('origin', { origin: location.origin }), false);
+      else if (res.status === 404) fail(tx.t('gone'), false);
+      else if (res.status === 413) fail(tx.t('tooLarge'), false);
+      else if (res.status === 429) fail(tx.t('rateLimited'), true);
       else if (res.status >= 400 && res.status < 500)
-        fail(MSG.rejected(await errorText(res)), false);
-      else fail(MSG.sendFailed, true);
+        fail(tx.t('rejected', { reason: await errorText(res) }), false);
+      else fail(tx.t('sendFailed'), true);
     } catch {
-      if (await reachable(def.submit.submitUrl)) fail(MSG.origin(location.origin), false);
-      else fail(MSG.sendFailed, true);
+      if (await reachable(def.submit.submitUrl))
+        fail(tx.t('origin', { origin: location.origin }), false);
+      else fail(tx.t('sendFailed'), true);
     } finally {
       button.disabled = false;
       form.removeAttribute('aria-busy');

@@ -39,17 +39,23 @@ function start(script: HTMLScriptElement): void {
     });
   }
   const definitionUrl = new URL(url, script.src || location.href).href;
-  if (script.dataset.form) void mountForm(host, definitionUrl);
-  else void mountHosted(host, definitionUrl);
+  // Locale texts are loaded from beside the runtime (docs/forms-web.md#languages).
+  const runtimeUrl = script.src || location.href;
+  if (script.dataset.form) void mountForm(host, definitionUrl, runtimeUrl);
+  else void mountHosted(host, definitionUrl, runtimeUrl);
 }
 
 /** The hosted page asks first whether its own origin may send answers (see originRefused). */
-async function mountHosted(host: HTMLElement, definitionUrl: string): Promise<void> {
+async function mountHosted(
+  host: HTMLElement,
+  definitionUrl: string,
+  runtimeUrl: string,
+): Promise<void> {
   if (await originRefused(definitionUrl.replace(/\/definition$/, '/submissions'))) {
     showOriginRefused(host, location.origin);
     return;
   }
-  await mountForm(host, definitionUrl);
+  await mountForm(host, definitionUrl, runtimeUrl);
 }
 
 const current = document.currentScript;

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../test-support/browser.js';
 import { ensureBuilt } from '../test-support/build.js';
 import { embedPage, type Site, startSite } from '../test-support/site.js';
@@ -24,6 +24,13 @@ beforeAll(async () => {
   site = await startSite('localhost');
   stack = await startStack([site.origin]);
   browser = await launchBrowser();
+  context = await browser.newContext();
+});
+
+// A fresh browser profile for each test: the runtime keeps unsent answers in localStorage
+// (docs/forms-web.md#resumable-answers), which would carry one test's typing into the next.
+beforeEach(async () => {
+  await context.close();
   // en-US: the keyboard test types the date control's mm/dd/yyyy segments.
   context = await browser.newContext({ locale: 'en-US' });
 });

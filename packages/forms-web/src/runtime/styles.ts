@@ -32,7 +32,7 @@ textarea{resize:vertical}
 button{font:inherit;font-weight:600;color:var(--_on-accent);background:var(--_accent);border:0;
 border-radius:var(--_radius);padding:.6em 1.4em;cursor:pointer}
 button[disabled]{opacity:.6;cursor:progress}
-.alert{border:1px solid var(--_error);border-left-width:6px;color:var(--_fg);border-radius:var(--_radius);
+.alert{border:1px solid var(--_error);border-inline-start-width:6px;color:var(--_fg);border-radius:var(--_radius);
 padding:.75em 1em;margin:0 0 var(--_gap)}
 .alert:empty{display:none}
 .alert button{margin-top:.5em;display:block}
@@ -41,6 +41,6 @@ padding:.75em 1em;margin:0 0 var(--_gap)}
 .back{color:var(--_accent);background:transparent;box-shadow:inset 0 0 0 2px var(--_accent)}
 .step{font-size:1.1em;margin:0 0 var(--_gap)}
 [hidden]{display:none!important}
-.trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+.trap{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;

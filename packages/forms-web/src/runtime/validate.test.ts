@@ -1,6 +1,7 @@
 // The validation rules of docs/definition-format.md and the answers the runtime sends for them.
 import { describe, expect, it } from 'vitest';
 import type { Question } from './definition.js';
+import { Texts } from './texts.js';
 import { toAnswer, validateAnswer } from './validate.js';
 
 // A question of the given type with the given extra fields (the server validated the shape).
@@ -55,8 +56,10 @@ describe('validateAnswer', () => {
     expect(validateAnswer(q({ type: 'number', step: 0.1 }), '0.3')).toBeNull();
     expect(validateAnswer(seats, '', true)).toBe('Enter a number.');
     const date = q({ type: 'date', min: '2026-01-01', max: '2026-12-31' });
-    expect(validateAnswer(date, '2025-12-31')).toBe('Choose a date on or after 2026-01-01.');
-    expect(validateAnswer(date, '2027-01-01')).toBe('Choose a date on or before 2026-12-31.');
+    expect(validateAnswer(date, '2025-12-31')).toBe('Choose a date on or after January 1, 2026.');
+    expect(validateAnswer(date, '2027-01-01')).toBe(
+      'Choose a date on or before December 31, 2026.',
+    );
     expect(validateAnswer(date, '2026-06-01')).toBeNull();
     const options = ['a', 'b', 'c'].map((v) => ({ value: v, label: v }));
     const pick = q({ type: 'choice', multiple: true, minSelected: 2, maxSelected: 2, options });
@@ -75,5 +78,47 @@ describe('toAnswer', () => {
     expect(toAnswer(q({ type: 'choice', options }), 'a')).toBe('a');
     expect(toAnswer(q({ type: 'choice', multiple: true, options }), ['a'])).toEqual(['a']);
     expect(toAnswer(q({ type: 'choice', multiple: true, options }), [])).toBeUndefined();
+  });
+});
+
+describe('in another language', () => {
+  // The Danish texts as the locale file registers them, and one override as a definition gives it.
+  const da = new Texts('da', {
+    required: 'Feltet skal udfyldes.',
+    numberMax: 'Skriv et tal på højst {n}.',
+    dateMin: 'Vælg en dato den {date} eller senere.',
+    minLength: 'Skriv mindst {n} tegn.',
+  });
+
+  it('says it in the locale, with numbers and dates written the locale way', () => {
+    expect(validateAnswer(q({ type: 'text', required: true }), '', false, da)).toBe(
+      'Feltet skal udfyldes.',
+    );
+    expect(validateAnswer(q({ type: 'number', max: 1500.5 }), '2000', false, da)).toBe(
+      'Skriv et tal på højst 1.500,5.',
+    );
+    expect(validateAnswer(q({ type: 'date', min: '2026-03-01' }), '2026-01-01', false, da)).toBe(
+      'Vælg en dato den 1. marts 2026 eller senere.',
+    );
+    // A text the locale does not translate falls back to English.
+    expect(validateAnswer(q({ type: 'text', pattern: 'a' }), 'b', false, da)).toBe(
+      'Use the expected format.',
+    );
+  });
+
+  it('parses numbers with the locale decimal sign (and a point), and refuses the rest', () => {
+    const n = q({ type: 'number' });
+    expect(toAnswer(n, '12,5', da)).toBe(12.5);
+    expect(toAnswer(n, '12.5', da)).toBe(12.5);
+    expect(validateAnswer(n, '12,5', false, da)).toBeNull();
+    expect(validateAnswer(n, '12,5')).toBe('Enter a number.'); // English has no decimal comma
+    expect(toAnswer(n, '١٢', new Texts('ar'))).toBe(12);
+  });
+
+  it('picks the singular with the locale plural rules', () => {
+    expect(new Texts('en').t('invalid', { n: 1 })).toBe('1 answer needs attention.');
+    expect(new Texts('en').t('invalid', { n: 3 })).toBe('3 answers need attention.');
+    expect(new Texts('ar').dir).toBe('rtl');
+    expect(new Texts('da-DK').dir).toBe('ltr');
   });
 });

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { RUNTIME_TEXTS } from '../logic/runtime-texts.js';
 
 // The definition format of docs/definition-format.md as JSON Schema. One schema per
 // question type, so an error names the field of that type rather than "matches no alternative".
@@ -39,6 +40,8 @@ function question(type: QuestionType, extra: Record<string, TSchema>) {
       required: Type.Optional(Type.Boolean()),
       placeholder: Type.Optional(str(0, 200)),
       showIf,
+      // docs/forms-web.md#resumable-answers: never kept in the visitor's browser.
+      sensitive: Type.Optional(Type.Boolean()),
       ...extra,
     },
     { additionalProperties: false },
@@ -110,6 +113,19 @@ export const definitionShell = Type.Object(
       ),
     ),
     keepHiddenAnswers: Type.Optional(Type.Boolean()),
+    resume: Type.Optional(Type.Boolean()),
+    // docs/forms-web.md#languages: a BCP 47 tag, and any of the runtime's own texts replaced.
+    locale: Type.Optional(
+      Type.String({ maxLength: 35, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$' }),
+    ),
+    texts: Type.Optional(
+      Type.Object(
+        Object.fromEntries(
+          Object.keys(RUNTIME_TEXTS).map((key) => [key, Type.Optional(str(1, 1000))]),
+        ),
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

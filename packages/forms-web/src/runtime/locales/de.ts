@@ -1,0 +1,51 @@
+// German texts of the form runtime (docs/forms-web.md#languages).
+import { registerLocale } from './register.js';
+
+registerLocale('de', {
+  loading: 'Formular wird geladen…',
+  loadFailed:
+    'Das Formular konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+  notFound: 'Dieses Formular wurde nicht gefunden.',
+  origin:
+    'Dieses Formular kann auf dieser Website nicht verwendet werden: Der Inhaber hat {origin} nicht zugelassen.',
+  sendFailed:
+    'Ihre Antworten konnten wegen eines Netzwerk- oder Serverproblems nicht gesendet werden. Nichts von Ihren Eingaben ist verloren: Versuchen Sie es erneut.',
+  tooLarge: 'Ihre Antworten sind zu lang zum Senden. Kürzen Sie sie und versuchen Sie es erneut.',
+  rateLimited:
+    'Zu viele Einsendungen aus Ihrem Netzwerk. Warten Sie eine Minute und versuchen Sie es dann erneut.',
+  gone: 'Dieses Formular nimmt keine Antworten mehr an.',
+  rejected: 'Das Formular konnte nicht gesendet werden: {reason}',
+  invalid: '{n} Antworten müssen korrigiert werden.',
+  invalid_one: '{n} Antwort muss korrigiert werden.',
+  thanks: 'Vielen Dank, Ihre Antworten wurden gesendet.',
+  send: 'Senden',
+  sending: 'Wird gesendet…',
+  next: 'Weiter',
+  back: 'Zurück',
+  clear: 'Antworten löschen',
+  tryAgain: 'Erneut versuchen',
+  step: 'Schritt {n} von {count}',
+  requiredHint: '(Pflichtfeld)',
+  required: 'Dieses Feld ist ein Pflichtfeld.',
+  chooseOne: 'Wählen Sie eine Option.',
+  chooseSome: 'Wählen Sie mindestens eine Option.',
+  tick: 'Setzen Sie ein Häkchen, um fortzufahren.',
+  email: 'Geben Sie eine E-Mail-Adresse wie name@beispiel.de ein.',
+  minLength: 'Verwenden Sie mindestens {n} Zeichen.',
+  minLength_one: 'Verwenden Sie mindestens {n} Zeichen.',
+  maxLength: 'Verwenden Sie höchstens {n} Zeichen.',
+  maxLength_one: 'Verwenden Sie höchstens {n} Zeichen.',
+  pattern: 'Verwenden Sie das erwartete Format.',
+  number: 'Geben Sie eine Zahl ein.',
+  numberMin: 'Geben Sie eine Zahl von mindestens {n} ein.',
+  numberMax: 'Geben Sie eine Zahl von höchstens {n} ein.',
+  numberStep: 'Geben Sie eine Zahl in Schritten von {step} ein.',
+  numberStepFrom: 'Geben Sie eine Zahl in Schritten von {step} ab {min} ein.',
+  date: 'Geben Sie ein Datum als JJJJ-MM-TT ein.',
+  dateMin: 'Wählen Sie ein Datum am oder nach dem {date}.',
+  dateMax: 'Wählen Sie ein Datum am oder vor dem {date}.',
+  minSelected: 'Wählen Sie mindestens {n} Optionen.',
+  minSelected_one: 'Wählen Sie mindestens {n} Option.',
+  maxSelected: 'Wählen Sie höchstens {n} Optionen.',
+  maxSelected_one: 'Wählen Sie höchstens {n} Option.',
+});
