@@ -59,7 +59,14 @@ async function open(): Promise<Page> {
 
 /** Everything the host page's localStorage holds, as one string. */
 function storage(page: Page): Promise<string> {
-  return page.evaluate(() => JSON.stringify({ ...localStorage }));
+  return page.evaluate(() => {
+    const all: Record<string, string | null> = {};
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i) ?? '';
+      all[key] = localStorage.getItem(key);
+    }
+    return JSON.stringify(all);
+  });
 }
 
 describe('resumable answers', () => {
