@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 const forms = 'packages/forms/src/**/*.test.ts';
 const renderCluster = 'packages/render/src/**/*.cluster.test.ts';
 const postgres = 'test-support/postgres.global-setup.ts';
+const otel = 'packages/cli/src/commands/otel/**/*.test.ts';
 
 export default defineConfig({
   test: {
@@ -18,9 +19,19 @@ export default defineConfig({
         test: {
           name: 'havn',
           include: ['packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: [forms, renderCluster, '**/node_modules/**'],
+          exclude: [forms, renderCluster, otel, '**/node_modules/**'],
         },
       },
+      // The otel tests run twice, once on each telemetry backend (docs/cli.md#configure): an
+      // Application Insights app and a Log Analytics workspace, both served by the local fake.
+      ...(['app', 'workspace'] as const).map((backend) => ({
+        extends: true as const,
+        test: {
+          name: `otel-${backend}`,
+          include: [otel],
+          env: { HAVN_TEST_TELEMETRY: backend },
+        },
+      })),
       // The forms tests run twice, once on each store (docs/forms.md#postgresql): on SQLite, and
       // on a throwaway PostgreSQL cluster this project's globalSetup starts and stops.
       // `*.postgres.test.ts`: several instances on one database, which SQLite does not have.

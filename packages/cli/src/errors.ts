@@ -28,7 +28,7 @@ export class UsageError extends CliError {
  */
 export function notConfigured(profile: string): string {
   const select = profile === 'default' ? '' : ` --profile ${profile}`;
-  return `Telemetry workspace is not configured.\nRun havn configure telemetry${select} --app-id <application-id> to configure.`;
+  return `Telemetry workspace is not configured.\nRun havn configure telemetry${select} --workspace-id <workspace-id> to configure.\n(For an Application Insights resource that still answers the app query API: --app-id <application-id> instead.)`;
 }
 
 export const NOT_AUTHENTICATED = "Not authenticated. Run 'havn login' to sign in.";

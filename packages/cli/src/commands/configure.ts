@@ -1,11 +1,12 @@
 // `havn configure telemetry` stores the telemetry configuration every otel command reads first,
 // one profile at a time; `havn configure list` shows the profiles (docs/cli.md#configure).
 import type { Command } from 'commander';
-import { parseAppId } from '../config/app-id.js';
+import { parseTelemetryId } from '../config/telemetry-id.js';
 import {
   DEFAULT_API_URL,
   DEFAULT_PROFILE,
   configPath,
+  defaultApiUrl,
   listProfiles,
   loadTelemetryConfig,
   parseProfileName,
@@ -17,6 +18,7 @@ import { CliError, UsageError, notConfigured } from '../errors.js';
 import { renderTable } from '../output/table.js';
 
 interface ConfigureOptions {
+  readonly workspaceId?: string;
   readonly appId?: string;
   readonly resourceName?: string;
   readonly subscriptionId?: string;
@@ -31,27 +33,40 @@ export function registerConfigure(program: Command, ctx: CliContext): void {
     .description('Store settings the other commands use.')
     .addHelpText(
       'after',
-      '\nExamples:\n  havn configure telemetry --app-id <application-id>\n  havn configure list',
+      '\nExamples:\n  havn configure telemetry --workspace-id <workspace-id>\n  havn configure list',
     );
   configure
     .command('telemetry')
-    .description('Set the Application Insights app that the otel commands query.')
-    .option('--app-id <ID>', 'Application ID, a GUID (Azure portal: the resource > API Access)')
+    .description(
+      'Set the Log Analytics workspace (or Application Insights app) the otel commands query.',
+    )
+    .option(
+      '--workspace-id <ID>',
+      'Log Analytics Workspace ID, a GUID (Azure portal: the workspace > Overview); clears --app-id',
+    )
+    .option(
+      '--app-id <ID>',
+      'Application Insights Application ID, a GUID (the resource > API Access); clears --workspace-id',
+    )
     .option('--resource-name <NAME>', 'Application Insights resource name (for your reference)')
     .option('--subscription-id <ID>', 'Azure subscription of the resource (for your reference)')
-    .option('--api-url <URL>', `query API base URL (default ${DEFAULT_API_URL})`)
+    .option(
+      '--api-url <URL>',
+      `query API base URL (default: the cloud's endpoint, ${defaultApiUrl('workspace')} for a workspace, ${DEFAULT_API_URL} for an app)`,
+    )
     .option('--profile <NAME>', 'the profile to set (default: HAVN_PROFILE, else default)')
     .option('--show', 'print the stored configuration')
     .addHelpText(
       'after',
       `
 Examples:
-  havn configure telemetry --app-id 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0 --resource-name shop-prod
-  havn configure telemetry --profile staging --app-id 5c4b3a29-1807-4f6e-9d5c-4b3a29180706
-  havn configure telemetry --api-url https://api.applicationinsights.azure.cn   (Azure China)
+  havn configure telemetry --workspace-id 7e5d4c3b-2a19-4807-96f5-e4d3c2b1a098 --resource-name shop-logs
+  havn configure telemetry --profile legacy --app-id 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0
+  havn configure telemetry --api-url https://api.loganalytics.azure.cn   (Azure China)
   havn configure telemetry --show
 
-Changing one setting keeps the others; the first run of a profile needs --app-id.`,
+A profile queries a workspace or an app: setting one ID clears the other. Changing one setting
+keeps the others; the first run of a profile needs --workspace-id or --app-id.`,
     )
     .action(async (options: ConfigureOptions) => {
       await configureTelemetry(ctx, options);
@@ -67,22 +82,35 @@ Changing one setting keeps the others; the first run of a profile needs --app-id
 
 async function configureTelemetry(ctx: CliContext, o: ConfigureOptions): Promise<void> {
   const profile = parseProfileName(o.profile ?? ctx.profile ?? DEFAULT_PROFILE);
+  if (o.appId !== undefined && o.workspaceId !== undefined) {
+    throw new UsageError(
+      'A profile queries a workspace or an app: give --workspace-id or --app-id, not both.',
+    );
+  }
   const updating =
+    o.workspaceId !== undefined ||
     o.appId !== undefined ||
     o.resourceName !== undefined ||
     o.subscriptionId !== undefined ||
     o.apiUrl !== undefined;
   if (!updating && o.show !== true) {
     throw new UsageError(
-      'Give --app-id (and optionally --resource-name, --subscription-id, --api-url), or --show.',
+      'Give --workspace-id or --app-id (and optionally --resource-name, --subscription-id, --api-url), or --show.',
     );
   }
   if (updating) {
     const current = await loadTelemetryConfig(ctx.configDir, profile);
-    const appId = o.appId === undefined ? current?.appId : parseAppId(o.appId);
-    if (appId === undefined) {
+    // Every value is checked before anything is written: a refused one saves nothing.
+    const given =
+      o.workspaceId !== undefined
+        ? { backend: 'workspace' as const, id: parseTelemetryId(o.workspaceId, 'workspace') }
+        : o.appId !== undefined
+          ? { backend: 'app' as const, id: parseTelemetryId(o.appId, 'app') }
+          : undefined;
+    const source = given ?? current;
+    if (source === undefined) {
       throw new UsageError(
-        `--app-id is required the first time (profile '${profile}' has no configuration yet).`,
+        `--workspace-id (or --app-id) is required the first time (profile '${profile}' has no configuration yet).`,
       );
     }
     const resourceName =
@@ -94,15 +122,28 @@ async function configureTelemetry(ctx: CliContext, o: ConfigureOptions): Promise
         ? current?.subscriptionId
         : value(o.subscriptionId, '--subscription-id');
     const next: TelemetryConfig = {
-      appId,
+      backend: source.backend,
+      id: source.id,
       ...(resourceName === undefined ? {} : { resourceName }),
       ...(subscriptionId === undefined ? {} : { subscriptionId }),
-      apiUrl: o.apiUrl === undefined ? (current?.apiUrl ?? DEFAULT_API_URL) : apiUrlOf(o.apiUrl),
+      apiUrl:
+        o.apiUrl === undefined
+          ? defaultApiUrl(source.backend, current?.apiUrl)
+          : apiUrlOf(o.apiUrl),
     };
     const path = await saveTelemetryConfig(ctx.configDir, profile, next);
     const which = profile === DEFAULT_PROFILE ? '' : ` (profile ${profile})`;
-    if (o.show !== true)
+    if (o.show !== true) {
       ctx.stderr.write(`Saved the telemetry configuration${which} to ${path}.\n`);
+    }
+    if (current && current.backend !== next.backend) {
+      ctx.stderr.write(`It now queries ${describe(next)} instead of ${describe(current)}.\n`);
+    }
+    if (current && current.apiUrl !== next.apiUrl) {
+      ctx.stderr.write(
+        `The API URL is now ${next.apiUrl}; sign in for it with havn login${profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`}.\n`,
+      );
+    }
   }
   if (o.show === true) {
     const config = await loadTelemetryConfig(ctx.configDir, profile);
@@ -114,7 +155,8 @@ async function configureTelemetry(ctx: CliContext, o: ConfigureOptions): Promise
     ctx.stdout.write(
       [
         `Profile:          ${profile}`,
-        `App ID:           ${config.appId}`,
+        `Backend:          ${config.backend === 'app' ? 'Application Insights app' : 'Log Analytics workspace'}`,
+        `${config.backend === 'app' ? 'App ID:        ' : 'Workspace ID:  '}   ${config.id}`,
         `Resource name:    ${config.resourceName ?? '(not set)'}`,
         `Subscription ID:  ${config.subscriptionId ?? '(not set)'}`,
         `API URL:          ${config.apiUrl}`,
@@ -125,12 +167,18 @@ async function configureTelemetry(ctx: CliContext, o: ConfigureOptions): Promise
   }
 }
 
+function describe(config: TelemetryConfig): string {
+  return config.backend === 'app'
+    ? `Application Insights app ${config.id}`
+    : `Log Analytics workspace ${config.id}`;
+}
+
 async function listConfigured(ctx: CliContext): Promise<void> {
   const profiles = await listProfiles(ctx.configDir);
   const active = ctx.profile ?? DEFAULT_PROFILE;
   if (profiles.length === 0) {
     ctx.stderr.write(
-      `No profiles are configured; the configuration would be stored in ${configPath(ctx.configDir)}.\nRun havn configure telemetry --app-id <application-id> to configure.\n`,
+      `No profiles are configured; the configuration would be stored in ${configPath(ctx.configDir)}.\nRun havn configure telemetry --workspace-id <workspace-id> to configure.\n`,
     );
     return;
   }
@@ -138,7 +186,8 @@ async function listConfigured(ctx: CliContext): Promise<void> {
     renderTable(
       [
         { header: 'Profile' },
-        { header: 'App ID' },
+        { header: 'Backend' },
+        { header: 'ID' },
         { header: 'Resource name' },
         { header: 'API URL' },
       ],
@@ -148,7 +197,8 @@ async function listConfigured(ctx: CliContext): Promise<void> {
           text: `${p.name === active ? '* ' : '  '}${p.name}`,
           tint: p.name === active ? 'bold' : undefined,
         },
-        { text: p.telemetry.appId },
+        { text: p.telemetry.backend === 'app' ? 'app' : 'workspace' },
+        { text: p.telemetry.id },
         { text: p.telemetry.resourceName ?? '' },
         { text: p.telemetry.apiUrl },
       ]),

@@ -9,6 +9,7 @@ import { useSignedInFake } from '../test-support/signed-in-fake.js';
 
 const STAGING = '11111111-2222-4333-8444-555555555555';
 const OTHER = '99999999-8888-4777-8666-555555555555';
+const WORKSPACE = '7e5d4c3b-2a19-4807-96f5-e4d3c2b1a098';
 
 const ctx = useSignedInFake();
 let dir: { dir: string; cleanup: () => Promise<void> };
@@ -67,6 +68,20 @@ describe('profiles', () => {
     expect(ctx.fake.requests).toHaveLength(1);
   });
 
+  it('--workspace-id queries a workspace for one command, on the same cloud; not with --app-id', async () => {
+    expect((await run(['otel', 'errors', '--workspace-id', WORKSPACE])).code).toBe(0);
+    expect(ctx.fake.last.path).toBe(`/v1/workspaces/${WORKSPACE}/query`);
+    expect(String(ctx.fake.last.body.query).split('\n')[0]).toBe('AppExceptions');
+    const both = await run(['otel', 'errors', '--workspace-id', WORKSPACE, '--app-id', OTHER]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe('Give --workspace-id or --app-id, not both.\n');
+    const bad = await run(['otel', 'errors', '--workspace-id', 'shop-logs']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--workspace-id must be a GUID such as');
+    expect(bad.stderr).toContain('Log Analytics workspace > Overview > Workspace ID');
+    expect(ctx.fake.requests).toHaveLength(1);
+  });
+
   it('an unknown profile is not configured, with a configure command that names it', async () => {
     for (const r of [
       await run(['otel', 'errors', '--profile', 'prod']),
@@ -75,7 +90,8 @@ describe('profiles', () => {
     ]) {
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(
-        'Telemetry workspace is not configured.\nRun havn configure telemetry --profile prod --app-id <application-id> to configure.\n',
+        'Telemetry workspace is not configured.\nRun havn configure telemetry --profile prod --workspace-id <workspace-id> to configure.\n' +
+          '(For an Application Insights resource that still answers the app query API: --app-id <application-id> instead.)\n',
       );
     }
     expect(ctx.fake.requests).toHaveLength(0);
@@ -84,8 +100,8 @@ describe('profiles', () => {
   it('configure list shows every profile and marks the one in use', async () => {
     const r = await run(['configure', 'list']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`│ \\* default +│ ${TEST_APP_ID} │`));
-    expect(r.stdout).toMatch(new RegExp(`│ {3}staging +│ ${STAGING} │`));
+    expect(r.stdout).toMatch(new RegExp(`│ \\* default +│ app +│ ${TEST_APP_ID} │`));
+    expect(r.stdout).toMatch(new RegExp(`│ {3}staging +│ app +│ ${STAGING} │`));
     const env = await run(['configure', 'list'], { HAVN_PROFILE: 'staging' });
     expect(env.stdout).toMatch(/│ \* staging /);
     expect(env.stdout).toMatch(/│ {3}default /);

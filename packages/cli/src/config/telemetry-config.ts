@@ -1,17 +1,47 @@
-// The telemetry configuration: application ID, resource name, subscription ID and the query API's
-// base URL, in <configDir>/config.json. The top-level `telemetry` is the `default` profile; named
-// profiles sit under `profiles.<name>.telemetry` (docs/cli.md#profiles). Writing one profile keeps
-// every other one.
-import { join } from 'node:path';
-import { CliError, UsageError } from '../errors.js';
-import { isRecord } from '../upstream/coerce.js';
-import { readOptionalFile, writeFileAtomic } from './private-file.js';
+// The telemetry configuration of a profile: which backend is queried (an Application Insights app
+// by its Application ID, or a Log Analytics workspace by its Workspace ID; one or the other),
+// the resource name and subscription for reference, and the query API's base URL
+// (docs/cli.md#configure). Stored as the `telemetry` section of config.json (config-file.ts).
+import { CliError } from '../errors.js';
+import {
+  DEFAULT_PROFILE,
+  loadSection,
+  optionalString,
+  profilesWith,
+  saveSection,
+} from './config-file.js';
 
-export const DEFAULT_API_URL = 'https://api.applicationinsights.io';
-export const DEFAULT_PROFILE = 'default';
+export { DEFAULT_PROFILE, configPath, parseProfileName } from './config-file.js';
+
+/** `app`: POST /v1/apps/<id>/query; `workspace`: POST /v1/workspaces/<id>/query. */
+export type TelemetryBackend = 'app' | 'workspace';
+
+// Each cloud's endpoints of both query APIs: a backend's default is its endpoint in the cloud the
+// profile already points at, so switching backends never silently leaves Azure China or US
+// Government (docs/cli.md#configure).
+const CLOUDS: readonly Readonly<Record<TelemetryBackend, string>>[] = [
+  { app: 'https://api.applicationinsights.io', workspace: 'https://api.loganalytics.io' },
+  {
+    app: 'https://api.applicationinsights.azure.cn',
+    workspace: 'https://api.loganalytics.azure.cn',
+  },
+  { app: 'https://api.applicationinsights.us', workspace: 'https://api.loganalytics.us' },
+];
+
+export const DEFAULT_API_URL = CLOUDS[0]?.app ?? '';
+
+/** The API URL for `backend`: the same cloud's endpoint as `current`, or the public cloud's. */
+export function defaultApiUrl(backend: TelemetryBackend, current?: string): string {
+  if (current === undefined) return CLOUDS[0]?.[backend] ?? '';
+  const cloud = CLOUDS.find((c) => c.app === current || c.workspace === current);
+  // Anything else (a proxy, a test's loopback fake) serves whichever API it serves: kept.
+  return cloud ? cloud[backend] : current;
+}
 
 export interface TelemetryConfig {
-  readonly appId: string;
+  readonly backend: TelemetryBackend;
+  /** The Application ID or the Workspace ID, by backend. */
+  readonly id: string;
   readonly resourceName?: string;
   readonly subscriptionId?: string;
   readonly apiUrl: string;
@@ -22,40 +52,21 @@ export interface Profile {
   readonly telemetry: TelemetryConfig;
 }
 
-export function configPath(configDir: string): string {
-  return join(configDir, 'config.json');
-}
-
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-/** A profile name as typed, or a usage error naming the rule. */
-export function parseProfileName(name: string): string {
-  if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(
-      `--profile must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit; got '${name}'.`,
-    );
-  }
-  return name;
-}
-
-/** The profile's configuration, or undefined when it has no application ID. */
+/** The profile's configuration, or undefined when it has neither ID. */
 export async function loadTelemetryConfig(
   configDir: string,
   profile: string = DEFAULT_PROFILE,
 ): Promise<TelemetryConfig | undefined> {
-  return telemetryOf(profileSection(await readConfigFile(configDir), profile));
+  return telemetryOf(await loadSection(configDir, profile, 'telemetry'), profile);
 }
 
-/** Every configured profile, `default` first, then by name. */
+/** Every profile with a telemetry configuration, `default` first, then by name. */
 export async function listProfiles(configDir: string): Promise<Profile[]> {
-  const file = await readConfigFile(configDir);
-  const names = isRecord(file.profiles) ? Object.keys(file.profiles).sort() : [];
-  const out: Profile[] = [];
-  for (const name of [DEFAULT_PROFILE, ...names.filter((n) => n !== DEFAULT_PROFILE)]) {
-    const telemetry = telemetryOf(profileSection(file, name));
-    if (telemetry) out.push({ name, telemetry });
-  }
-  return out;
+  const found = await profilesWith(configDir, 'telemetry');
+  return found.flatMap(({ name, section }) => {
+    const telemetry = telemetryOf(section, name);
+    return telemetry ? [{ name, telemetry }] : [];
+  });
 }
 
 export async function saveTelemetryConfig(
@@ -63,63 +74,36 @@ export async function saveTelemetryConfig(
   profile: string,
   config: TelemetryConfig,
 ): Promise<string> {
-  const path = configPath(configDir);
-  const file = await readConfigFile(configDir);
-  let next: Record<string, unknown>;
-  if (profile === DEFAULT_PROFILE) {
-    next = { ...file, telemetry: config };
-  } else {
-    const profiles = isRecord(file.profiles) ? file.profiles : {};
-    const section = ownRecord(profiles, profile) ?? {};
-    next = { ...file, profiles: { ...profiles, [profile]: { ...section, telemetry: config } } };
-  }
-  await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, 0o600);
-  return path;
+  // One ID or the other, never both: the file says which backend is queried.
+  return saveSection(configDir, profile, 'telemetry', {
+    [config.backend === 'app' ? 'appId' : 'workspaceId']: config.id,
+    ...optionalString('resourceName', config.resourceName),
+    ...optionalString('subscriptionId', config.subscriptionId),
+    apiUrl: config.apiUrl,
+  });
 }
 
-async function readConfigFile(configDir: string): Promise<Record<string, unknown>> {
-  const path = configPath(configDir);
-  const text = await readOptionalFile(path);
-  if (text === undefined) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
+function telemetryOf(
+  section: Record<string, unknown> | undefined,
+  profile: string,
+): TelemetryConfig | undefined {
+  if (!section) return undefined;
+  const appId = typeof section.appId === 'string' ? section.appId : '';
+  const workspaceId = typeof section.workspaceId === 'string' ? section.workspaceId : '';
+  if (appId !== '' && workspaceId !== '') {
+    // Only a hand edit gets here; guessing which one was meant would query the wrong data.
+    const select = profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`;
     throw new CliError(
-      `${path} is not valid JSON. Fix it, or remove it and run havn configure telemetry --app-id <application-id>.`,
+      `The telemetry configuration holds both an appId and a workspaceId.\nRun havn configure telemetry${select} --workspace-id <workspace-id> (or --app-id <application-id>) to keep one.`,
     );
   }
-  return isRecord(parsed) ? parsed : {};
-}
-
-function profileSection(file: Record<string, unknown>, profile: string): unknown {
-  if (profile === DEFAULT_PROFILE) return file.telemetry;
-  const section = isRecord(file.profiles) ? ownRecord(file.profiles, profile) : undefined;
-  return section?.telemetry;
-}
-
-// Own properties only: a profile named `constructor` or `__proto__` must not find Object's.
-function ownRecord(
-  record: Record<string, unknown>,
-  key: string,
-): Record<string, unknown> | undefined {
-  if (!Object.hasOwn(record, key)) return undefined;
-  const value = record[key];
-  return isRecord(value) ? value : undefined;
-}
-
-function telemetryOf(telemetry: unknown): TelemetryConfig | undefined {
-  if (!isRecord(telemetry) || typeof telemetry.appId !== 'string' || telemetry.appId === '') {
-    return undefined;
-  }
+  if (appId === '' && workspaceId === '') return undefined;
+  const backend: TelemetryBackend = workspaceId === '' ? 'app' : 'workspace';
   return {
-    appId: telemetry.appId,
-    ...optionalString('resourceName', telemetry.resourceName),
-    ...optionalString('subscriptionId', telemetry.subscriptionId),
-    apiUrl: typeof telemetry.apiUrl === 'string' ? telemetry.apiUrl : DEFAULT_API_URL,
+    backend,
+    id: backend === 'app' ? appId : workspaceId,
+    ...optionalString('resourceName', section.resourceName),
+    ...optionalString('subscriptionId', section.subscriptionId),
+    apiUrl: typeof section.apiUrl === 'string' ? section.apiUrl : defaultApiUrl(backend),
   };
-}
-
-function optionalString<K extends string>(key: K, value: unknown): Partial<Record<K, string>> {
-  return typeof value === 'string' && value !== '' ? ({ [key]: value } as Record<K, string>) : {};
 }

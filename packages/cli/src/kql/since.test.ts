@@ -8,7 +8,9 @@ describe('parseSince', () => {
     ['30m', '30m', 'PT30M', 'last 30 minutes'],
     ['7d', '7d', 'P7D', 'last 7 days'],
   ])('%s', (value, ago, iso, text) => {
-    expect(parseSince(value)).toMatchObject({ where: `timestamp > ago(${ago})`, iso, text });
+    expect(parseSince(value)).toMatchObject({ iso, text });
+    expect(parseSince(value).where('timestamp')).toBe(`timestamp > ago(${ago})`);
+    expect(parseSince(value).where('TimeGenerated')).toBe(`TimeGenerated > ago(${ago})`);
   });
 
   it.each(['', '1', 'h', '1w', '1.5h', '-1h', '0m', '1 h'])('refuses %j', (value) => {
@@ -16,7 +18,8 @@ describe('parseSince', () => {
   });
 
   it('spans use a fixed 24 hours', () => {
-    expect(SPANS_WINDOW).toMatchObject({ where: 'timestamp > ago(24h)', iso: 'PT24H' });
+    expect(SPANS_WINDOW).toMatchObject({ iso: 'PT24H' });
+    expect(SPANS_WINDOW.where('timestamp')).toBe('timestamp > ago(24h)');
   });
 });
 
@@ -51,12 +54,12 @@ describe('parseInstant', () => {
 describe('parseWindow', () => {
   it('--since alone ends now; nothing given is the default', () => {
     expect(parseWindow({}, NOW).iso).toBe('PT1H');
-    expect(parseWindow({ since: '6h' }, NOW).where).toBe('timestamp > ago(6h)');
+    expect(parseWindow({ since: '6h' }, NOW).where('timestamp')).toBe('timestamp > ago(6h)');
   });
 
   it('--from/--to: a half-open absolute range, sent as an ISO 8601 interval', () => {
     const w = parseWindow({ from: '2026-11-21T10:00:00Z', to: 'now-1h' }, NOW);
-    expect(w.where).toBe(
+    expect(w.where('timestamp')).toBe(
       'timestamp >= datetime(2026-11-21T10:00:00.000Z) and timestamp < datetime(2026-11-21T11:00:00.000Z)',
     );
     expect(w.iso).toBe('2026-11-21T10:00:00.000Z/2026-11-21T11:00:00.000Z');

@@ -5,8 +5,8 @@
 import { UsageError } from '../errors.js';
 
 export interface TimeWindow {
-  /** The KQL predicate on `timestamp`: `timestamp > ago(1h)`, or a half-open absolute range. */
-  readonly where: string;
+  /** The KQL predicate on the time column: `timestamp > ago(1h)`, or a half-open absolute range. */
+  where(time: string): string;
   /** The request's `timespan`: an ISO 8601 duration (PT1H) or interval (start/end). */
   readonly iso: string;
   /** For people: `last 1 hour`, or `window <from> to <to>`. */
@@ -29,7 +29,7 @@ export function parseSince(value: string): TimeWindow {
   const { amount, unit } = duration(value, '--since');
   const u = UNITS[unit];
   return {
-    where: `timestamp > ago(${String(amount)}${unit})`,
+    where: (time) => `${time} > ago(${String(amount)}${unit})`,
     iso: u.iso(amount),
     text: `last ${String(amount)} ${u.word}${amount === 1 ? '' : 's'}`,
     ms: amount * u.ms,
@@ -67,7 +67,7 @@ export function parseWindow(o: WindowOptions, now: number, fallback = DEFAULT_SI
   const a = new Date(from).toISOString();
   const b = new Date(to).toISOString();
   return {
-    where: `timestamp >= datetime(${a}) and timestamp < datetime(${b})`,
+    where: (time) => `${time} >= datetime(${a}) and ${time} < datetime(${b})`,
     iso: `${a}/${b}`,
     text: `window ${a} to ${b}`,
     ms: to - from,

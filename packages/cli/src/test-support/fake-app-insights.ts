@@ -1,9 +1,12 @@
-// A local fake of the Application Insights query API (POST /v1/apps/<app>/query) speaking its
-// wire format: `{ tables: [ { name: 'PrimaryResult', columns: [{ name, type }], rows } ] }` with
-// string-typed cells, `{ error: { code, message, innererror } }` errors. It checks the bearer
-// token and records every request for the tests to inspect.
+// A local fake of the two telemetry query APIs speaking their wire format: Application Insights'
+// POST /v1/apps/<app>/query and Log Analytics' POST /v1/workspaces/<workspace>/query, both
+// answering `{ tables: [ { name: 'PrimaryResult', columns: [{ name, type }], rows } ] }` with
+// string-typed cells, and `{ error: { code, message, innererror } }` errors. It checks the bearer
+// token, refuses a query that names a table or column the endpoint's backend does not have
+// (telemetry-schema.ts) as the real API does, and records every request for the tests to inspect.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { schemaError } from './telemetry-schema.js';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -41,6 +44,21 @@ export function upstreamError(code: string, message: string, inner?: string): un
       code,
       message,
       ...(inner === undefined ? {} : { innererror: { code: 'SemanticError', message: inner } }),
+    },
+  };
+}
+
+/** The API's answer to a query naming what does not exist: the cause three levels in. */
+export function semanticError(message: string): unknown {
+  return {
+    error: {
+      code: 'BadArgumentError',
+      message: 'The request had some invalid properties',
+      innererror: {
+        code: 'SemanticError',
+        message: 'A semantic error occurred.',
+        innererror: { code: 'SEM0100', message },
+      },
     },
   };
 }
@@ -124,7 +142,8 @@ export class FakeAppInsights {
     headers: IncomingHttpHeaders,
     body: RecordedRequest['body'],
   ): FakeReply {
-    if (method !== 'POST' || !/^\/v1\/apps\/[^/]+\/query$/.test(path)) {
+    const route = /^\/v1\/(apps|workspaces)\/[^/]+\/query$/.exec(path);
+    if (method !== 'POST' || !route) {
       return { status: 404, body: upstreamError('PathNotFoundError', `No route for ${path}`) };
     }
     if (headers.authorization !== `Bearer ${this.acceptedToken}`) {
@@ -136,6 +155,11 @@ export class FakeAppInsights {
     if (!String(headers['content-type']).startsWith('application/json')) {
       return { status: 415, body: upstreamError('UnsupportedMediaType', 'Use application/json') };
     }
+    const problem = schemaError(
+      typeof body.query === 'string' ? body.query : '',
+      route[1] === 'apps' ? 'app' : 'workspace',
+    );
+    if (problem !== undefined) return { status: 400, body: semanticError(problem) };
     const queued = this.queue.shift();
     if (queued) return queued;
     return this.handler ? this.handler({ method, path, headers, body }) : this.fallback;

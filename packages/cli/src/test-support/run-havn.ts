@@ -118,16 +118,19 @@ export async function tempConfigDir(): Promise<{ dir: string; cleanup: () => Pro
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** A configuration directory pointed at `apiUrl` and signed in with `token`, via the binary. */
+/**
+ * A configuration directory pointed at `apiUrl` and signed in with `token`, via the binary; the
+ * app TEST_APP_ID unless `target` names another ID (`['--workspace-id', ID]`).
+ */
 export async function signedInConfigDir(
   apiUrl: string,
   token: string,
+  target: readonly string[] = ['--app-id', TEST_APP_ID],
 ): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const temp = await tempConfigDir();
-  const configured = await havn(
-    ['configure', 'telemetry', '--app-id', TEST_APP_ID, '--api-url', apiUrl],
-    { configDir: temp.dir },
-  );
+  const configured = await havn(['configure', 'telemetry', ...target, '--api-url', apiUrl], {
+    configDir: temp.dir,
+  });
   if (configured.code !== 0) throw new Error(`configure failed: ${configured.stderr}`);
   const login = await havn(['login', '--with-token'], { configDir: temp.dir, input: token });
   if (login.code !== 0) throw new Error(`login failed: ${login.stderr}`);

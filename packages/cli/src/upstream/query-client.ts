@@ -1,13 +1,26 @@
-// The Application Insights query API: POST {api_url}/v1/apps/<app_id>/query with a bearer token
-// and the body { query, timespan } (docs/cli.md#the-query-sent).
+// The query APIs: POST {api_url}/v1/apps/<app_id>/query (Application Insights) or
+// {api_url}/v1/workspaces/<workspace_id>/query (Log Analytics), with a bearer token and the body
+// { query, timespan }; both answer in the same shape (docs/cli.md#the-query-sent).
+import type { TelemetryBackend } from '../config/telemetry-config.js';
 import { CliError } from '../errors.js';
 import { primaryTable, type ResultTable } from './coerce.js';
 import { postJson, type HttpAnswer } from './http-post.js';
-import { readUpstreamError, retryAfterSeconds, upstreamFailure } from './upstream-errors.js';
+import {
+  readUpstreamError,
+  retryAfterSeconds,
+  serviceName,
+  upstreamFailure,
+} from './upstream-errors.js';
+
+/** Which API, which app or workspace. */
+export interface QueryTarget {
+  readonly backend: TelemetryBackend;
+  readonly id: string;
+  readonly apiUrl: string;
+}
 
 export interface QueryRequest {
-  readonly apiUrl: string;
-  readonly appId: string;
+  readonly target: QueryTarget;
   readonly accessToken: string;
   readonly query: string;
   /** ISO 8601 duration or interval, e.g. PT1H; none when the query bounds time itself. */
@@ -31,9 +44,7 @@ export interface QueryDeps {
 const AUTO_RETRY_MAX_SECONDS = 10;
 
 export async function runQuery(request: QueryRequest, deps: QueryDeps): Promise<QueryResult> {
-  const url = new URL(
-    `${request.apiUrl.replace(/\/+$/, '')}/v1/apps/${encodeURIComponent(request.appId)}/query`,
-  );
+  const url = queryUrl(request.target);
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json',
@@ -57,19 +68,24 @@ export async function runQuery(request: QueryRequest, deps: QueryDeps): Promise<
       status: answer.status,
       body: parsed,
       retryAfterSeconds: retryAfterOf(answer, deps.now()),
-      appId: request.appId,
+      target: request.target,
       query: request.query,
       verbose: request.verbose,
     });
   }
   if (parsed === undefined) {
-    throw new CliError(`Application Insights answered 200 with a body that is not JSON.`);
+    throw new CliError(`${serviceName(request.target)} answered 200 with a body that is not JSON.`);
   }
   const table = primaryTable(parsed);
   const partial = readUpstreamError(parsed);
   return partial
     ? { ...table, warning: `${partial.code || 'PartialError'}: ${partial.message}` }
     : table;
+}
+
+export function queryUrl(t: QueryTarget): URL {
+  const kind = t.backend === 'app' ? 'apps' : 'workspaces';
+  return new URL(`${t.apiUrl.replace(/\/+$/, '')}/v1/${kind}/${encodeURIComponent(t.id)}/query`);
 }
 
 function retryAfterOf(answer: HttpAnswer, now: number): number | undefined {

@@ -4,6 +4,7 @@
 import { CliError } from '../errors.js';
 import { stripControls } from '../output/safe-text.js';
 import { isRecord } from './coerce.js';
+import type { QueryTarget } from './query-client.js';
 
 export interface UpstreamError {
   readonly code: string;
@@ -32,56 +33,73 @@ export interface FailureContext {
   readonly status: number;
   readonly body: unknown;
   readonly retryAfterSeconds: number | undefined;
-  readonly appId: string;
+  readonly target: QueryTarget;
   readonly query: string;
   readonly verbose: boolean;
 }
 
+/** The service a backend's API belongs to, as its error messages name it. */
+export function serviceName(t: QueryTarget): string {
+  return t.backend === 'app' ? 'Application Insights' : 'Log Analytics';
+}
+
+// What each backend's 403 and 404 mean: the role that reads it and where, and where its ID is.
+const SCOPE = {
+  app: {
+    role: (id: string) =>
+      `the Reader role (or Monitoring Reader) on the Application Insights resource (app ${id})`,
+    thing: 'this Application Insights resource',
+    notFound: (id: string) => `Application Insights app '${id}' was not found`,
+    fix: "Check the app id (the Application ID under API Access, not the instrumentation key) with 'havn configure telemetry --show'.",
+  },
+  workspace: {
+    role: (id: string) =>
+      `the Log Analytics Reader role (or Reader, or Monitoring Reader) on the Log Analytics workspace ${id}, its resource group or its subscription`,
+    thing: 'this Log Analytics workspace',
+    notFound: (id: string) => `Log Analytics workspace '${id}' was not found`,
+    fix: "Check the Workspace ID (the workspace's Overview page, not its resource ID) with 'havn configure telemetry --show'.",
+  },
+} as const;
+
 export function upstreamFailure(c: FailureContext): CliError {
   const error = readUpstreamError(c.body);
   const code = error?.code ?? '';
+  const service = serviceName(c.target);
+  const scope = SCOPE[c.target.backend];
   const said = error
     ? ` (${String(c.status)} ${code}: ${error.message})`
     : ` (${String(c.status)})`;
   if (c.status === 401 || (c.status === 403 && code.startsWith('InvalidAuthenticationToken'))) {
     return new CliError(
-      `Application Insights rejected the access token${said}.\nRun 'havn login' to sign in again.`,
+      `${service} rejected the access token${said}.\nRun 'havn login' to sign in again.`,
     );
   }
   if (c.status === 403 && code === 'InsufficientAccessError') {
     return new CliError(
-      `Access denied${said}.\nYour account needs the Reader role (or Monitoring Reader) on the Application Insights resource; a new role assignment can take up to an hour to apply.`,
+      `Access denied${said}.\nYour account needs ${scope.role(c.target.id)}; a new role assignment can take up to an hour to apply.`,
     );
   }
   if (c.status === 403) {
-    return new CliError(
-      `Access denied${said}.\nCheck that your account may read this Application Insights resource.`,
-    );
+    return new CliError(`Access denied${said}.\nCheck that your account may read ${scope.thing}.`);
   }
   if (c.status === 404) {
-    return new CliError(
-      `Application Insights app '${c.appId}' was not found${said}.\nCheck the app id (the Application ID under API Access, not the instrumentation key) with 'havn configure telemetry --show'.`,
-    );
+    return new CliError(`${scope.notFound(c.target.id)}${said}.\n${scope.fix}`);
   }
   if (c.status === 429) {
     const wait =
       c.retryAfterSeconds === undefined
         ? 'in a minute'
         : `after ${String(c.retryAfterSeconds)} seconds`;
-    return new CliError(
-      `Application Insights is throttling requests${said}.\nRetry ${wait}.`,
-      1,
-      true,
-    );
+    return new CliError(`${service} is throttling requests${said}.\nRetry ${wait}.`, 1, true);
   }
   if (c.status === 400) {
     const query = c.verbose ? `\nQuery:\n${c.query}` : '\nRun with -v to see the query.';
-    return new CliError(`Application Insights rejected the query${said}.${query}`);
+    return new CliError(`${service} rejected the query${said}.${query}`);
   }
   if (c.status >= 500) {
-    return new CliError(`Application Insights failed${said}.\nTry again in a moment.`, 1, true);
+    return new CliError(`${service} failed${said}.\nTry again in a moment.`, 1, true);
   }
-  return new CliError(`Application Insights answered an unexpected status${said}.`);
+  return new CliError(`${service} answered an unexpected status${said}.`);
 }
 
 /** Retry-After as seconds (delta-seconds or an HTTP date), or undefined when absent or bad. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_TOKEN, table } from '../../test-support/fake-app-insights.js';
-import { ANSI, TEST_APP_ID, havn } from '../../test-support/run-havn.js';
+import { ANSI, havn } from '../../test-support/run-havn.js';
 import { useSignedInFake } from '../../test-support/signed-in-fake.js';
 
 const COLUMNS = [
@@ -15,23 +15,33 @@ const LONG_MESSAGE = `Object reference not set to an instance of an object. ${'x
 const LONG_OP = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 const ctx = useSignedInFake();
+const n = ctx.name;
 const run = (...args: string[]) => havn(['otel', 'errors', ...args], { configDir: ctx.configDir });
 
 describe('havn otel errors', () => {
   it('posts the default query (exceptions, last hour, 20 rows, newest first) with the bearer token', async () => {
     const r = await run('--format', 'Json');
     expect(r.code).toBe(0);
-    expect(ctx.fake.last.path).toBe(`/v1/apps/${TEST_APP_ID}/query`);
+    expect(ctx.fake.last.path).toBe(ctx.facts.queryPath());
     expect(ctx.fake.last.headers.authorization).toBe(`Bearer ${FAKE_TOKEN}`);
     expect(ctx.fake.last.headers['content-type']).toBe('application/json');
     expect(ctx.fake.last.body).toEqual({
-      query: [
-        'exceptions',
-        '| where timestamp > ago(1h)',
-        '| order by timestamp desc',
-        '| take 20',
-        '| project timestamp, cloud_RoleName, type, message = coalesce(message, outerMessage, innermostMessage), operation_Id',
-      ].join('\n'),
+      query: {
+        app: [
+          'exceptions',
+          '| where timestamp > ago(1h)',
+          '| order by timestamp desc',
+          '| take 20',
+          '| project timestamp, cloud_RoleName, type, message = coalesce(message, outerMessage, innermostMessage), operation_Id',
+        ],
+        workspace: [
+          'AppExceptions',
+          '| where TimeGenerated > ago(1h)',
+          '| order by TimeGenerated desc',
+          '| take 20',
+          '| project timestamp = TimeGenerated, cloud_RoleName = AppRoleName, type = ExceptionType, message = coalesce(Message, OuterMessage, InnermostMessage), operation_Id = OperationId',
+        ],
+      }[ctx.backend].join('\n'),
       timespan: 'PT1H',
     });
     expect(r.stdout).toBe('[]\n');
@@ -41,9 +51,9 @@ describe('havn otel errors', () => {
     const r = await run('checkout', '--since', '7d', '--limit', '5', '--operation-id', LONG_OP);
     expect(r.code).toBe(0);
     const query = String(ctx.fake.last.body.query);
-    expect(query).toContain('| where timestamp > ago(7d)');
-    expect(query).toContain("| where cloud_RoleName == 'checkout'");
-    expect(query).toContain(`| where operation_Id == '${LONG_OP}'`);
+    expect(query).toContain(`| where ${n('timestamp')} > ago(7d)`);
+    expect(query).toContain(`| where ${n('cloud_RoleName')} == 'checkout'`);
+    expect(query).toContain(`| where ${n('operation_Id')} == '${LONG_OP}'`);
     expect(query).toContain('| take 5');
     expect(ctx.fake.last.body.timespan).toBe('P7D');
     expect((await run('--since', '30m', '--format', 'json')).code).toBe(0);
@@ -55,8 +65,10 @@ describe('havn otel errors', () => {
     const r = await run(evil, '--operation-id', `a\\' | take 1000 //`);
     expect(r.code).toBe(0);
     const query = String(ctx.fake.last.body.query);
-    expect(query).toContain(`| where cloud_RoleName == 'x\\' or 1==1 | project secret=\\'\\\\'`);
-    expect(query).toContain(`| where operation_Id == 'a\\\\\\' | take 1000 //'`);
+    expect(query).toContain(
+      `| where ${n('cloud_RoleName')} == 'x\\' or 1==1 | project secret=\\'\\\\'`,
+    );
+    expect(query).toContain(`| where ${n('operation_Id')} == 'a\\\\\\' | take 1000 //'`);
     // Still exactly one pipeline stage per line, and the only take is ours.
     expect(query.split('\n')).toHaveLength(7);
     expect(query.match(/\| take /g)).toHaveLength(2);
@@ -111,9 +123,11 @@ describe('havn otel errors', () => {
       },
     ]);
     // -v goes to stderr, never into the JSON.
-    expect(r.stderr).toContain(`App ID: ${TEST_APP_ID}`);
+    expect(r.stderr).toContain(ctx.facts.idLine);
+    expect(r.stderr).toContain(`Backend: `);
+    expect(r.stderr).toContain(`POST ${ctx.fake.url}${ctx.facts.queryPath()}`);
     expect(r.stderr).toContain('(last 1 hour, timespan PT1H)');
-    expect(r.stderr).toContain('exceptions\n| where timestamp > ago(1h)');
+    expect(r.stderr).toContain(`${n('exceptions')}\n| where ${n('timestamp')} > ago(1h)`);
   });
 
   it('writes jsonl and csv', async () => {
@@ -167,8 +181,9 @@ describe('time windows and cut results', () => {
     expect(r.code).toBe(0);
     const range = '2026-11-21T10:00:00.000Z to 2026-11-21T11:30:00.000Z';
     expect(r.stderr).toContain(`Window: ${range} (window ${range}, timespan `);
+    const t = n('timestamp');
     expect(String(ctx.fake.last.body.query)).toContain(
-      '| where timestamp >= datetime(2026-11-21T10:00:00.000Z) and timestamp < datetime(2026-11-21T11:30:00.000Z)',
+      `| where ${t} >= datetime(2026-11-21T10:00:00.000Z) and ${t} < datetime(2026-11-21T11:30:00.000Z)`,
     );
     expect(ctx.fake.last.body.timespan).toBe('2026-11-21T10:00:00.000Z/2026-11-21T11:30:00.000Z');
     expect(r.stderr).toContain(`No exceptions in the window ${range}.`);

@@ -47,9 +47,9 @@ Examples:
   havn otel errors --follow                  new exceptions as they arrive, until Ctrl-C
   havn otel errors --from 2026-11-21T09:00Z --to 2026-11-21T10:30Z --profile staging`,
   run: (ctx, app, options) =>
-    runOtel(ctx, options, () => {
+    runOtel(ctx, options, (d) => {
       const s = parseListSettings(app, options, ctx.now());
       const operationId = optionalText(options, 'operationId', '--operation-id');
-      return listPlan(s, errorsView, (mode) => errorsQuery({ ...s, operationId }, mode));
+      return listPlan(s, errorsView, (mode) => errorsQuery(d, { ...s, operationId }, mode));
     }),
 };

@@ -27,6 +27,7 @@ const COLUMNS = [
 ] as const;
 
 const ctx = useSignedInFake();
+const time = ctx.name('timestamp');
 
 /** Serves `rows` as a store would at the n-th request. */
 function store(rows: readonly StoredRow[], now: number): (r: RecordedRequest) => { body: unknown } {
@@ -36,12 +37,13 @@ function store(rows: readonly StoredRow[], now: number): (r: RecordedRequest) =>
     const k = n++;
     const iso = (offset: number) => new Date(now + offset).toISOString();
     let visible = rows.filter((r) => r.visibleFrom <= k);
-    if (query.includes('| order by timestamp desc')) {
+    if (query.includes(`| order by ${time} desc`)) {
       visible = visible.filter((r) => r.timestamp > -60 * MIN);
       visible.sort((a, b) => b.timestamp - a.timestamp);
     } else {
       const after = Date.parse(/_ingested > datetime\(([^)]+)\)/.exec(query)?.[1] ?? '') - now;
-      const since = Date.parse(/timestamp >= datetime\(([^)]+)\)/.exec(query)?.[1] ?? '') - now;
+      const since =
+        Date.parse(new RegExp(`${time} >= datetime\\(([^)]+)\\)`).exec(query)?.[1] ?? '') - now;
       visible = visible.filter((r) => r.ingested > after && r.timestamp >= since);
       visible.sort((a, b) => a.ingested - b.ingested);
     }
@@ -110,7 +112,7 @@ describe('havn otel errors --follow', () => {
     const poll = ctx.fake.requests[1]!.body;
     expect(poll.timespan).toBeUndefined();
     expect(String(poll.query)).toContain('| extend _ingested = ingestion_time()');
-    expect(String(poll.query)).toContain('| order by _ingested asc, timestamp asc');
+    expect(String(poll.query)).toContain(`| order by _ingested asc, ${time} asc`);
     expect(follow.stderr()).toContain('Following every 0.5 s (Ctrl-C stops), polling with:');
   });
 
@@ -140,7 +142,7 @@ describe('havn otel errors --follow', () => {
     expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}checkout {2}E {2}first {2}op$/);
     expect(follow.stderr()).toContain('No exceptions in the last 1 hour yet; waiting');
     expect(follow.stderr()).toContain(
-      'Warning: Application Insights failed (503 ServiceUnavailable: busy).',
+      `Warning: ${ctx.facts.service} failed (503 ServiceUnavailable: busy).`,
     );
   });
 

@@ -89,8 +89,7 @@ export async function followOn(
       const accessToken = await accessTokenFor(ctx, target.apiUrl);
       const polled = await runQuery(
         {
-          apiUrl: target.apiUrl,
-          appId: target.appId,
+          target,
           accessToken,
           query,
           // The query bounds time itself; a timespan would end at the service's "now" and

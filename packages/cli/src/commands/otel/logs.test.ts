@@ -14,6 +14,7 @@ const COLUMNS = [
 const LONG = `Payment provider answered slowly; retrying with backoff ${'y'.repeat(60)}`;
 
 const ctx = useSignedInFake();
+const n = ctx.name;
 const run = (...args: string[]) => havn(['otel', 'logs', ...args], { configDir: ctx.configDir });
 
 describe('havn otel logs', () => {
@@ -61,7 +62,9 @@ describe('havn otel logs', () => {
     ['critical', 4],
   ])('--severity %s filters severityLevel >= %i', async (name, level) => {
     expect((await run('--severity', name)).code).toBe(0);
-    expect(String(ctx.fake.last.body.query)).toContain(`| where severityLevel >= ${String(level)}`);
+    expect(String(ctx.fake.last.body.query)).toContain(
+      `| where ${n('severityLevel')} >= ${String(level)}`,
+    );
   });
 
   it('applies APP, --trace-id, --since and --limit (limit applies to logs)', async () => {
@@ -69,15 +72,26 @@ describe('havn otel logs', () => {
       0,
     );
     expect(ctx.fake.last.body).toEqual({
-      query: [
-        'traces',
-        '| where timestamp > ago(30m)',
-        "| where cloud_RoleName == 'worker'",
-        "| where operation_Id == 'abc'",
-        '| order by timestamp desc',
-        '| take 7',
-        '| project timestamp, cloud_RoleName, severityLevel, message, operation_Id',
-      ].join('\n'),
+      query: {
+        app: [
+          'traces',
+          '| where timestamp > ago(30m)',
+          "| where cloud_RoleName == 'worker'",
+          "| where operation_Id == 'abc'",
+          '| order by timestamp desc',
+          '| take 7',
+          '| project timestamp, cloud_RoleName, severityLevel, message, operation_Id',
+        ],
+        workspace: [
+          'AppTraces',
+          '| where TimeGenerated > ago(30m)',
+          "| where AppRoleName == 'worker'",
+          "| where OperationId == 'abc'",
+          '| order by TimeGenerated desc',
+          '| take 7',
+          '| project timestamp = TimeGenerated, cloud_RoleName = AppRoleName, severityLevel = SeverityLevel, message = Message, operation_Id = OperationId',
+        ],
+      }[ctx.backend].join('\n'),
       timespan: 'PT30M',
     });
     expect((await run()).code).toBe(0);
@@ -87,7 +101,7 @@ describe('havn otel logs', () => {
   it('prints the query with -v', async () => {
     const r = await run('--verbose', '--severity', 'error');
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('| where severityLevel >= 3');
+    expect(r.stderr).toContain(`| where ${n('severityLevel')} >= 3`);
   });
 
   it.each(['loud', 'constructor', '__proto__', 'toString', 'hasOwnProperty'])(

@@ -58,7 +58,7 @@ Examples:
   havn otel logs --trace-id 4bf92f3577b34da6a3ce929d0e0e4736 --format jsonl
   havn otel logs worker --follow --severity error`,
   run: (ctx, app, options) =>
-    runOtel(ctx, options, () => {
+    runOtel(ctx, options, (d) => {
       const s = parseListSettings(app, options, ctx.now());
       const severity = stringOption(options, 'severity');
       const filters = {
@@ -66,6 +66,6 @@ Examples:
         minSeverity: severity === undefined ? undefined : parseSeverity(severity),
         traceId: optionalText(options, 'traceId', '--trace-id'),
       };
-      return listPlan(s, logsView, (mode) => logsQuery(filters, mode));
+      return listPlan(s, logsView, (mode) => logsQuery(d, filters, mode));
     }),
 };

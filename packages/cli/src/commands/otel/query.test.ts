@@ -7,6 +7,7 @@ import { ANSI, havn } from '../../test-support/run-havn.js';
 import { useSignedInFake } from '../../test-support/signed-in-fake.js';
 
 const ctx = useSignedInFake();
+const n = ctx.name;
 const run = (args: string[], input?: string) =>
   havn(['otel', 'query', ...args], {
     configDir: ctx.configDir,
@@ -30,7 +31,7 @@ const RESULT = table(
 
 describe('havn otel query', () => {
   it('sends the KQL as given, with the default hour as the timespan', async () => {
-    const kql = 'requests | summarize count() by resultCode';
+    const kql = `${n('requests')} | summarize count() by ${n('resultCode')}`;
     expect((await run([kql])).code).toBe(0);
     expect(ctx.fake.last.body).toEqual({ query: kql, timespan: 'PT1H' });
     expect((await run([kql, '--since', '7d'])).code).toBe(0);
@@ -42,7 +43,7 @@ describe('havn otel query', () => {
   it('binds --param as let statements, escaped so a value cannot change the query', async () => {
     const evil = `x'; exceptions | take 1000 //\\`;
     const r = await run([
-      'exceptions | where cloud_RoleName == app and operation_Id == op',
+      `${n('exceptions')} | where ${n('cloud_RoleName')} == app and ${n('operation_Id')} == op`,
       '--param',
       'app=checkout',
       '--param',
@@ -53,7 +54,7 @@ describe('havn otel query', () => {
       [
         "let app = 'checkout';",
         "let op = 'x\\'; exceptions | take 1000 //\\\\';",
-        'exceptions | where cloud_RoleName == app and operation_Id == op',
+        `${n('exceptions')} | where ${n('cloud_RoleName')} == app and ${n('operation_Id')} == op`,
       ].join('\n'),
     );
   });
@@ -62,11 +63,13 @@ describe('havn otel query', () => {
     const dir = await mkdtemp(join(tmpdir(), 'havn-kql-'));
     try {
       const path = join(dir, 'slow.kql');
-      await writeFile(path, 'requests\n| where duration > 1000\n| take 5\n');
+      const slow = `${n('requests')}\n| where ${n('duration')} > 1000\n| take 5`;
+      await writeFile(path, `${slow}\n`);
       expect((await run(['--file', path])).code).toBe(0);
-      expect(ctx.fake.last.body.query).toBe('requests\n| where duration > 1000\n| take 5');
-      expect((await run(['--file', '-', '--param', 'n=5'], 'traces | take 1\n')).code).toBe(0);
-      expect(ctx.fake.last.body.query).toBe("let n = '5';\ntraces | take 1");
+      expect(ctx.fake.last.body.query).toBe(slow);
+      const one = `${n('traces')} | take 1`;
+      expect((await run(['--file', '-', '--param', 'n=5'], `${one}\n`)).code).toBe(0);
+      expect(ctx.fake.last.body.query).toBe(`let n = '5';\n${one}`);
       const missing = await run(['--file', join(dir, 'nope.kql')]);
       expect(missing.code).toBe(2);
       expect(missing.stderr).toContain(`Cannot read --file ${join(dir, 'nope.kql')} (ENOENT).`);
@@ -94,7 +97,7 @@ describe('havn otel query', () => {
 
   it('prints any result as a table: times in UTC, numbers right-aligned', async () => {
     ctx.fake.reply({ body: RESULT });
-    const r = await run(['requests | summarize ...']);
+    const r = await run([`${n('requests')} | summarize ...`]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[1]).toMatch(/│ timestamp +│ resultCode │ count_ │ +avgMs │ ok +│ dims +│/);
@@ -142,10 +145,17 @@ describe('havn otel query', () => {
   });
 
   it('says so on stderr when there are no rows; -v shows the bound query', async () => {
-    const r = await run(['requests | take 0', '--param', 'a=1', '-v']);
+    const r = await run([`${n('requests')} | take 0`, '--param', 'a=1', '-v']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain("Query:\nlet a = '1';\nrequests | take 0\n");
+    expect(r.stderr).toContain(`Query:\nlet a = '1';\n${n('requests')} | take 0\n`);
+    // -v says which backend runs the query.
+    expect(r.stderr).toContain(ctx.facts.idLine);
+    expect(r.stderr).toContain(
+      ctx.backend === 'app'
+        ? 'Backend: Application Insights app (classic tables)'
+        : 'Backend: Log Analytics workspace (App* tables)',
+    );
     expect(r.stderr).toContain('No rows in the last 1 hour.');
   });
 
@@ -168,7 +178,7 @@ describe('a result the size of the service’s row cap', () => {
   it('is printed, with a warning on stderr that it may be cut', async () => {
     const rows = Array.from({ length: 500_000 }, (_, i) => [String(i)]);
     ctx.fake.reply({ body: table([['n', 'long']], rows) });
-    const r = await run(['requests | project n = 1', '--format', 'tsv']);
+    const r = await run([`${n('requests')} | project n = 1`, '--format', 'tsv']);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')).toHaveLength(500_001);
     expect(r.stderr).toBe(

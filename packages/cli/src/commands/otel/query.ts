@@ -25,7 +25,10 @@ export const queryCommand: OtelCommandSpec = {
     },
     ...windowOptions('1h'),
     FORMAT_OPTION,
-    { flags: '-v, --verbose', description: 'print the app id, the time window and the query' },
+    {
+      flags: '-v, --verbose',
+      description: 'print the backend, its ID, the time window and the query',
+    },
     ...TARGET_OPTIONS,
   ],
   examples: `

@@ -12,9 +12,11 @@ import {
   tempConfigDir,
 } from '../../test-support/run-havn.js';
 import { useSignedInFake } from '../../test-support/signed-in-fake.js';
+import { TEST_WORKSPACE_ID } from '../../test-support/telemetry-backend.js';
 
 const NOT_CONFIGURED =
-  'Telemetry workspace is not configured.\nRun havn configure telemetry --app-id <application-id> to configure.\n';
+  'Telemetry workspace is not configured.\nRun havn configure telemetry --workspace-id <workspace-id> to configure.\n' +
+  '(For an Application Insights resource that still answers the app query API: --app-id <application-id> instead.)\n';
 const NOT_AUTHENTICATED = "Not authenticated. Run 'havn login' to sign in.\n";
 const STACK = /\n\s+at /;
 
@@ -46,7 +48,7 @@ describe('check order', () => {
   it('configured but never signed in: not authenticated, exit 1, no request', async () => {
     const dir = await tempConfigDir();
     try {
-      await havn(['configure', 'telemetry', '--app-id', TEST_APP_ID, '--api-url', ctx.fake.url], {
+      await havn(['configure', 'telemetry', ...ctx.facts.configure, '--api-url', ctx.fake.url], {
         configDir: dir.dir,
       });
       const r = await havn(['otel', 'logs'], { configDir: dir.dir });
@@ -62,6 +64,7 @@ describe('check order', () => {
     const dir = await signedInConfigDir(
       ctx.fake.url,
       jwtWithExpiry(Math.floor(Date.now() / 1000) + 3600),
+      ctx.facts.configure,
     );
     try {
       // Age the stored credential: the file says when the token expires.
@@ -79,7 +82,7 @@ describe('check order', () => {
   });
 
   it('a token for another API URL (after configure --api-url) counts as none', async () => {
-    const dir = await signedInConfigDir(ctx.fake.url, FAKE_TOKEN);
+    const dir = await signedInConfigDir(ctx.fake.url, FAKE_TOKEN, ctx.facts.configure);
     try {
       await havn(['configure', 'telemetry', '--api-url', 'http://127.0.0.1:9'], {
         configDir: dir.dir,
@@ -140,13 +143,28 @@ describe('upstream answers', () => {
       403,
       'InsufficientAccessError',
       'The provided credentials have insufficient access',
-      ['Reader role', 'up to an hour'],
+      {
+        app: [
+          'Reader role (or Monitoring Reader) on the Application Insights resource',
+          'up to an hour',
+        ],
+        workspace: [
+          `Log Analytics Reader role (or Reader, or Monitoring Reader) on the Log Analytics workspace ${TEST_WORKSPACE_ID}`,
+          'up to an hour',
+        ],
+      }[ctx.backend],
     ],
     [
       404,
       'PathNotFoundError',
       'The requested path does not exist',
-      [`app '${TEST_APP_ID}'`, 'Check the app id'],
+      {
+        app: [`Application Insights app '${TEST_APP_ID}' was not found`, 'Check the app id'],
+        workspace: [
+          `Log Analytics workspace '${TEST_WORKSPACE_ID}' was not found`,
+          'Check the Workspace ID',
+        ],
+      }[ctx.backend],
     ],
     [500, 'InternalServerError', 'Something broke', ['Try again in a moment']],
   ])('maps %i %s to exit 1 with the cause and the fix', async (status, code, message, hints) => {
@@ -180,7 +198,9 @@ describe('upstream answers', () => {
     expect(plain.stderr).toContain('Run with -v to see the query.');
     const verbose = await errors('-v');
     expect(verbose.code).toBe(1);
-    expect(verbose.stderr).toContain('Query:\nexceptions\n| where timestamp > ago(1h)');
+    expect(verbose.stderr).toContain(
+      `Query:\n${ctx.name('exceptions')}\n| where ${ctx.name('timestamp')} > ago(1h)`,
+    );
   });
 
   it('429 with a short Retry-After: waits and retries once, automatically', async () => {
@@ -214,7 +234,7 @@ describe('upstream answers', () => {
     const dir = await tempConfigDir();
     try {
       await havn(
-        ['configure', 'telemetry', '--app-id', TEST_APP_ID, '--api-url', 'http://127.0.0.1:9'],
+        ['configure', 'telemetry', ...ctx.facts.configure, '--api-url', 'http://127.0.0.1:9'],
         {
           configDir: dir.dir,
         },

@@ -2,12 +2,13 @@
 // then the token, then the query, then the output (docs/cli.md#errors-and-exit-codes).
 import { accessTokenFor } from '../../auth/access-token.js';
 import type { CliContext } from '../../context.js';
+import { dialectOf, type Dialect } from '../../kql/dialect.js';
 import { windowBounds, type TimeWindow } from '../../kql/since.js';
 import type { OutputFormat } from '../../output/format.js';
 import { renderRows } from '../../output/render-rows.js';
 import type { RowView } from '../../output/view.js';
 import type { Column } from '../../upstream/coerce.js';
-import { runQuery, type QueryResult } from '../../upstream/query-client.js';
+import { queryUrl, runQuery, type QueryResult } from '../../upstream/query-client.js';
 import type { OptionValues } from './command-spec.js';
 import { followOn, type Follow } from './follow.js';
 import { resolveTarget, type Target } from './target.js';
@@ -34,7 +35,7 @@ const API_ROW_LIMIT = 500_000;
 export async function runOtel(
   ctx: CliContext,
   options: OptionValues,
-  plan: () => OtelPlan | Promise<OtelPlan>,
+  plan: (d: Dialect) => OtelPlan | Promise<OtelPlan>,
 ): Promise<void> {
   // Ctrl-C ends --follow with exit 0, even during its first query.
   if (options.follow === true) ctx.interrupted();
@@ -55,23 +56,26 @@ export async function runOtel(
 export async function queryOtel<P extends QueryPlan>(
   ctx: CliContext,
   options: OptionValues,
-  plan: () => P | Promise<P>,
+  plan: (d: Dialect) => P | Promise<P>,
 ): Promise<{ plan: P; target: Target; result: QueryResult }> {
-  // The application ID is checked before anything else.
+  // The telemetry ID is checked before anything else.
   const target = await resolveTarget(ctx, options);
-  const p = await plan();
+  const p = await plan(dialectOf(target.backend));
   if (p.verbose) {
     const { from, to } = windowBounds(p.window, ctx.now());
     const which = target.profile === 'default' ? '' : ` (profile ${target.profile})`;
+    const [id, api] =
+      target.backend === 'app'
+        ? ['App ID', 'Application Insights app (classic tables)']
+        : ['Workspace ID', 'Log Analytics workspace (App* tables)'];
     ctx.stderr.write(
-      `App ID: ${target.appId}${which}\nWindow: ${from} to ${to} (${p.window.text}, timespan ${p.window.iso})\nQuery:\n${p.query}\n`,
+      `${id}: ${target.id}${which}\nBackend: ${api}, POST ${queryUrl(target).href}\nWindow: ${from} to ${to} (${p.window.text}, timespan ${p.window.iso})\nQuery:\n${p.query}\n`,
     );
   }
   const accessToken = await accessTokenFor(ctx, target.apiUrl);
   const result = await runQuery(
     {
-      apiUrl: target.apiUrl,
-      appId: target.appId,
+      target,
       accessToken,
       query: p.query,
       timespan: p.window.iso,

@@ -23,7 +23,10 @@ export const DEFAULT_LIMIT = 20;
 /** The query API returns at most 500,000 rows; a larger take could never be honoured. */
 export const MAX_LIMIT = 500_000;
 
-export const APP_ARGUMENT = { name: '[APP]', description: 'only rows whose cloud_RoleName is APP' };
+export const APP_ARGUMENT = {
+  name: '[APP]',
+  description: 'only rows whose cloud_RoleName (AppRoleName) is APP',
+};
 
 export const FORMAT_OPTION: OptionSpec = {
   flags: '--format <FORMAT>',
@@ -56,7 +59,7 @@ export const LIST_OPTIONS: readonly OptionSpec[] = [
   FORMAT_OPTION,
   {
     flags: '-v, --verbose',
-    description: 'print the app id, the time window and the query to stderr',
+    description: 'print the backend, its ID, the time window and the query to stderr',
   },
   { flags: '-f, --follow', description: 'keep printing rows as they arrive, until Ctrl-C' },
   {

@@ -24,13 +24,22 @@ describe('havn otel spans', () => {
   it('queries dependencies of one operation over a fixed 24 hours, oldest first, no take', async () => {
     expect((await run('--operation-id', "op'1")).code).toBe(0);
     expect(ctx.fake.last.body).toEqual({
-      query: [
-        'dependencies',
-        '| where timestamp > ago(24h)',
-        "| where operation_Id == 'op\\'1'",
-        '| order by timestamp asc',
-        '| project timestamp, cloud_RoleName, name, type, target, duration, resultCode, success, id, operation_ParentId, operation_Id',
-      ].join('\n'),
+      query: {
+        app: [
+          'dependencies',
+          '| where timestamp > ago(24h)',
+          "| where operation_Id == 'op\\'1'",
+          '| order by timestamp asc',
+          '| project timestamp, cloud_RoleName, name, type, target, duration, resultCode, success, id, operation_ParentId, operation_Id',
+        ],
+        workspace: [
+          'AppDependencies',
+          '| where TimeGenerated > ago(24h)',
+          "| where OperationId == 'op\\'1'",
+          '| order by TimeGenerated asc',
+          '| project timestamp = TimeGenerated, cloud_RoleName = AppRoleName, name = Name, type = DependencyType, target = Target, duration = DurationMs, resultCode = ResultCode, success = Success, id = Id, operation_ParentId = ParentId, operation_Id = OperationId',
+        ],
+      }[ctx.backend].join('\n'),
       timespan: 'PT24H',
     });
   });

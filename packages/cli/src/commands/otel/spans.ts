@@ -67,7 +67,7 @@ Examples:
   havn otel spans --operation-id 4bf92f3577b34da6a3ce929d0e0e4736
   havn otel spans --operation-id 4bf92f3577b34da6a3ce929d0e0e4736 --format Json`,
   run: (ctx, _app, options) =>
-    runOtel(ctx, options, () => {
+    runOtel(ctx, options, (d) => {
       const operationId = stringOption(options, 'operationId')?.trim() ?? '';
       // Missing or whitespace-only.
       if (operationId === '') throw new UsageError('--operation-id is required for spans');
@@ -76,7 +76,7 @@ Examples:
         format: parseFormat(stringOption(options, 'format') ?? 'Table'),
         verbose: false,
         view: spansView,
-        query: spansQuery({ window: SPANS_WINDOW, operationId }),
+        query: spansQuery(d, { window: SPANS_WINDOW, operationId }),
       };
     }),
 };

@@ -46,12 +46,21 @@ describe('havn otel trace', () => {
     expect(r.code).toBe(0);
     expect(ctx.fake.last.body.timespan).toBe('PT24H');
     const query = String(ctx.fake.last.body.query);
-    expect(query.split('\n').slice(0, 3)).toEqual([
-      'union requests, dependencies, exceptions, traces',
-      '| where timestamp > ago(24h)',
-      "| where operation_Id == 'x\\' or 1==1'",
-    ]);
-    expect(query).toContain('| order by timestamp asc');
+    expect(query.split('\n').slice(0, 3)).toEqual(
+      {
+        app: [
+          'union requests, dependencies, exceptions, traces',
+          '| where timestamp > ago(24h)',
+          "| where operation_Id == 'x\\' or 1==1'",
+        ],
+        workspace: [
+          'union AppRequests, AppDependencies, AppExceptions, AppTraces',
+          '| where TimeGenerated > ago(24h)',
+          "| where OperationId == 'x\\' or 1==1'",
+        ],
+      }[ctx.backend],
+    );
+    expect(query).toContain(`| order by ${ctx.name('timestamp')} asc`);
     expect(r.stderr).toBe("No telemetry for operation x' or 1==1 in the last 24 hours.\n");
   });
 

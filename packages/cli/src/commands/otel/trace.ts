@@ -1,7 +1,7 @@
 // `havn otel trace <operation-id>`: one distributed trace, its requests, dependencies, exceptions
 // and log entries as a tree with a waterfall (docs/cli.md#one-trace-havn-otel-trace).
 import { UsageError } from '../../errors.js';
-import { kqlString } from '../../kql/string-literal.js';
+import { traceQuery } from '../../kql/queries.js';
 import { parseFormat } from '../../output/format.js';
 import { jsonText } from '../../output/json-text.js';
 import { renderRows } from '../../output/render-rows.js';
@@ -23,7 +23,10 @@ export const traceCommand: OtelCommandSpec = {
   options: [
     ...windowOptions('24h'),
     FORMAT_OPTION,
-    { flags: '-v, --verbose', description: 'print the app id, the time window and the query' },
+    {
+      flags: '-v, --verbose',
+      description: 'print the backend, its ID, the time window and the query',
+    },
     ...TARGET_OPTIONS,
   ],
   examples: `
@@ -32,7 +35,7 @@ Examples:
   havn otel trace 4bf92f3577b34da6a3ce929d0e0e4736 --since 7d
   havn otel trace 4bf92f3577b34da6a3ce929d0e0e4736 --format Json | jq '.roots[0].children'`,
   run: async (ctx, operation, options) => {
-    const { plan, result } = await queryOtel(ctx, options, () => {
+    const { plan, result } = await queryOtel(ctx, options, (d) => {
       const operationId = operation?.trim() ?? '';
       if (operationId === '') throw new UsageError('<operation-id> must not be empty.');
       const window = windowOf(options, ctx.now(), '24h');
@@ -41,15 +44,7 @@ Examples:
         window,
         format: parseFormat(stringOption(options, 'format') ?? 'Table'),
         verbose: options.verbose === true,
-        query: [
-          'union requests, dependencies, exceptions, traces',
-          `| where ${window.where}`,
-          `| where operation_Id == ${kqlString(operationId, '<operation-id>')}`,
-          '| extend message = coalesce(message, outerMessage, innermostMessage)',
-          '| order by timestamp asc',
-          `| take ${String(TRACE_ITEM_CAP)}`,
-          `| project ${TRACE_FIELDS.join(', ')}`,
-        ].join('\n'),
+        query: traceQuery(d, { window, operationId, fields: TRACE_FIELDS, cap: TRACE_ITEM_CAP }),
       };
     });
     if (result.rows.length >= TRACE_ITEM_CAP) {

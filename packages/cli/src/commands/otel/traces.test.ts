@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { table } from '../../test-support/fake-app-insights.js';
-import { ANSI, TEST_APP_ID, havn, havnOnTerminal } from '../../test-support/run-havn.js';
+import { ANSI, havn, havnOnTerminal } from '../../test-support/run-havn.js';
 import { useSignedInFake } from '../../test-support/signed-in-fake.js';
 
 const COLUMNS = [
@@ -21,25 +21,37 @@ const ROWS = [
 ];
 
 const ctx = useSignedInFake();
+const n = ctx.name;
 const run = (...args: string[]) => havn(['otel', 'traces', ...args], { configDir: ctx.configDir });
 
 describe('havn otel traces', () => {
   it('queries requests, newest first, with --has-error as success == false', async () => {
     expect((await run('api', '--has-error', '--since', '6h', '--limit', '50')).code).toBe(0);
     expect(ctx.fake.last.body).toEqual({
-      query: [
-        'requests',
-        '| where timestamp > ago(6h)',
-        "| where cloud_RoleName == 'api'",
-        '| where success == false',
-        '| order by timestamp desc',
-        '| take 50',
-        '| project timestamp, cloud_RoleName, name, resultCode, duration, success, operation_Id',
-      ].join('\n'),
+      query: {
+        app: [
+          'requests',
+          '| where timestamp > ago(6h)',
+          "| where cloud_RoleName == 'api'",
+          '| where success == false',
+          '| order by timestamp desc',
+          '| take 50',
+          '| project timestamp, cloud_RoleName, name, resultCode, duration, success, operation_Id',
+        ],
+        workspace: [
+          'AppRequests',
+          '| where TimeGenerated > ago(6h)',
+          "| where AppRoleName == 'api'",
+          '| where Success == false',
+          '| order by TimeGenerated desc',
+          '| take 50',
+          '| project timestamp = TimeGenerated, cloud_RoleName = AppRoleName, name = Name, resultCode = ResultCode, duration = DurationMs, success = Success, operation_Id = OperationId',
+        ],
+      }[ctx.backend].join('\n'),
       timespan: 'PT6H',
     });
     expect((await run()).code).toBe(0);
-    expect(String(ctx.fake.last.body.query)).not.toContain('success == false');
+    expect(String(ctx.fake.last.body.query)).not.toContain(`${n('success')} == false`);
   });
 
   it('shows a check or a cross for success, blank when unknown, and durations', async () => {
@@ -80,8 +92,8 @@ describe('havn otel traces', () => {
   it('prints the query with -v (-v works on traces)', async () => {
     const r = await run('-v', '--has-error');
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`App ID: ${TEST_APP_ID}`);
-    expect(r.stderr).toContain('| where success == false');
+    expect(r.stderr).toContain(ctx.facts.idLine);
+    expect(r.stderr).toContain(`| where ${n('success')} == false`);
   });
 
   it('colours the check and cross only on request of a TTY, so never in a pipe', async () => {

@@ -66,9 +66,9 @@ Examples:
   havn otel traces --format csv --limit 500 > requests.csv
   havn otel traces api -f --has-error --interval 10s`,
   run: (ctx, app, options) =>
-    runOtel(ctx, options, () => {
+    runOtel(ctx, options, (d) => {
       const s = parseListSettings(app, options, ctx.now());
       const hasError = options.hasError === true;
-      return listPlan(s, tracesView, (mode) => tracesQuery({ ...s, hasError }, mode));
+      return listPlan(s, tracesView, (mode) => tracesQuery(d, { ...s, hasError }, mode));
     }),
 };
