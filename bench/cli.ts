@@ -1,6 +1,7 @@
-// bench cli: wall time of `havn otel errors --format Json`, `havn otel trace` on a 200-span trace
-// and `havn otel query`, each against a local fake of the query API on loopback, beside bare
-// `node -e 0` in the same run. Goal: each under 2.5x bare Node start (docs/cli.md#start-up-time).
+// bench cli: wall time of `havn otel errors --format Json` on the app backend and on the
+// workspace backend, `havn otel trace` on a 200-span trace and `havn otel query`, each against a
+// local fake of the query APIs on loopback, beside bare `node -e 0` in the same run. Goal: each
+// under 2.5x bare Node start (docs/cli.md#start-up-time).
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import {
@@ -15,6 +16,7 @@ import { median, percentile, printSummary, printTable } from './lib/harness.js';
 const RUNS = 20;
 const WARMUP = 3;
 const GOAL = 2.5;
+const WORKSPACE_ID = '7e5d4c3b-2a19-4807-96f5-e4d3c2b1a098';
 
 async function timeOnce(args: readonly string[], env: Record<string, string>): Promise<number> {
   const started = performance.now();
@@ -79,6 +81,10 @@ try {
       args: [HAVN_BIN, 'otel', 'errors', '--format', 'Json'],
     },
     {
+      name: 'havn otel errors --format Json (workspace)',
+      args: [HAVN_BIN, 'otel', 'errors', '--format', 'Json', '--workspace-id', WORKSPACE_ID],
+    },
+    {
       name: `havn otel trace (${String(trace.spans)} spans)`,
       args: [HAVN_BIN, 'otel', 'trace', trace.operationId],
     },
@@ -87,6 +93,7 @@ try {
   // Each subject once, checked, so a broken command is not timed.
   const checks: [string, (stdout: string) => boolean][] = [
     ['errors', (out) => (JSON.parse(out) as unknown[]).length === 20],
+    ['errors (workspace)', (out) => (JSON.parse(out) as unknown[]).length === 20],
     ['trace', (out) => out.split('\n').length > trace.items],
     ['query', (out) => out.includes('GET /api/items/19')],
   ];
