@@ -147,6 +147,9 @@ describe('steps and conditions on the server', () => {
     expect((await submit({ kind: 'private', terms: false })).body).toEqual({
       error: 'terms is required',
     });
+    // Spam is stored, never refused (docs/forms.md#spam), required answers or not.
+    const spam = await submit({ kind: 'business', submitFields: { _gotcha: 'bot' } });
+    expect(spam.status).toBe(200);
   });
 
   test.each([

@@ -70,9 +70,14 @@ export function parseAnswers(body: unknown, arrayAnswers: readonly string[]): An
  * (docs/definition-format.md#steps-and-conditions), with the evaluator the runtime runs: an answer
  * to a question the answers hide is dropped (kept under `submitFields.hiddenAnswers` when the
  * definition says `keepHiddenAnswers`), and a required question that is shown must be answered
- * (400 naming it). Answers under names the definition does not have are kept, as always.
+ * (400 naming it) unless the submission is spam (`enforceRequired` false). Answers under names
+ * the definition does not have are kept, as always.
  */
-export function applyLogic(parsed: Answers, logic: IngestLogic | null): Answers {
+export function applyLogic(
+  parsed: Answers,
+  logic: IngestLogic | null,
+  enforceRequired = true,
+): Answers {
   if (!logic) return parsed;
   const shown = visibility(logic, parsed.answers).questions;
   const known = new Set(logic.questions.map((q) => q.logicalName));
@@ -82,7 +87,7 @@ export function applyLogic(parsed: Answers, logic: IngestLogic | null): Answers 
     if (shown.has(name) || !known.has(name)) answers[name] = value;
     else hidden[name] = value;
   }
-  for (const name of logic.required) {
+  for (const name of enforceRequired ? logic.required : []) {
     if (shown.has(name) && !isAnswered(answers[name]))
       throw new HttpError(400, `${name} is required`);
   }
@@ -267,14 +272,14 @@ export function buildSubmissionWrite(
   parsed: unknown,
   newId: (prefix: string) => string,
 ): { id: string; write: SubmissionWrite } {
-  const { answers, submitFields } = applyLogic(
-    parseAnswers(parsed, request.form.arrayAnswers),
-    request.form.logic,
-  );
+  const given = parseAnswers(parsed, request.form.arrayAnswers);
+  // docs/forms.md#spam: spam is stored, never refused, so a missing required answer does not
+  // turn a bot's post into a 400 that tells it what to fill in.
+  const spam = isSpam(given.submitFields) || request.pow === 'refused';
+  const { answers, submitFields } = applyLogic(given, request.form.logic, !spam);
   // docs/forms.md#spam: a "pow" form's solution was checked before the write; it is a means of
   // sending, not an answer, so it is not kept (the raw body still has it).
   if (request.pow !== undefined && submitFields) delete submitFields.altcha;
-  const spam = isSpam(submitFields) || request.pow === 'refused';
   const id = newId('sub');
   const receivedAt = new Date(request.now).toISOString();
   const { org, form, now } = request;
