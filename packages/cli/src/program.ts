@@ -2,6 +2,7 @@
 // everything fast-path.ts leaves to it). MSAL and child processes are imported only inside the
 // actions that need them.
 import { Command } from 'commander';
+import { registerCompletion } from './commands/completion.js';
 import { registerConfigure } from './commands/configure.js';
 import { registerLogin } from './commands/login.js';
 import { registerLogout } from './commands/logout.js';
@@ -71,5 +72,6 @@ Examples:
       await spec.run(ctx, app, options);
     });
   }
+  registerCompletion(program, ctx);
   return program;
 }

@@ -206,6 +206,7 @@ describe('havn configure telemetry', () => {
       ['otel', 'spans'],
       ['otel', 'trace'],
       ['otel', 'query'],
+      ['completion'],
     ]) {
       const r = await havn([...command, '--help'], { configDir: config.dir });
       expect(r.code, command.join(' ')).toBe(0);
