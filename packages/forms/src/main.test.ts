@@ -28,7 +28,7 @@ interface Run {
 /** Runs the server; `whenReady` is called once it logs that it listens, with its URL. */
 function run(
   env: Record<string, string>,
-  whenReady?: (url: string) => Promise<void>,
+  whenReady?: (url: string, output: () => string) => Promise<void>,
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN], {
@@ -43,7 +43,7 @@ function run(
       const url = /listening on (http:\/\/\S+?)"/.exec(stdout)?.[1];
       if (url && whenReady && !ready) {
         ready = true;
-        whenReady(url).then(
+        whenReady(url, () => stdout + stderr).then(
           () => child.kill('SIGTERM'),
           (err: unknown) => {
             child.kill('SIGKILL');
@@ -112,4 +112,37 @@ test('a valid TRUST_PROXY starts the server, and it stops cleanly on SIGTERM', a
   );
   expect(health).toBe(200);
   expect(code).toBe(0);
+});
+
+test('a first start prints one setup link, once; the code is in no later line, and a start with an organisation prints none', async () => {
+  const env = { PORT: '0', FORM_ADMIN_TOKEN: 'admin-token-of-this-test' };
+  let code = '';
+  const first = await run(env, async (url, output) => {
+    const deadline = Date.now() + 10_000;
+    const find = () => /open (http:\/\/\S+\/#\/setup\/([\w-]+))/.exec(output());
+    while (!find() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const link = find();
+    if (!link?.[2]) throw new Error(`no setup link in ${output()}`);
+    expect(link[1]!.startsWith(`${url}/#/setup/`)).toBe(true);
+    code = link[2];
+    const post = (body: object) =>
+      fetch(`${url}/api/setup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await post({ code: `${code}x`, slug: 'acme', name: 'Acme' })).status).toBe(403);
+    expect((await post({ code, slug: 'acme', name: 'Acme' })).status).toBe(201);
+    expect((await post({ code, slug: 'acme2', name: 'Acme' })).status).toBe(404);
+  });
+  expect(first.code).toBe(0);
+  const output = first.stdout + first.stderr;
+  const lines = output.split('\n').filter((l) => l.includes(code));
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain('no organisation yet: open http://127.0.0.1:');
+  expect(output.indexOf(code)).toBe(output.lastIndexOf(code));
+
+  const second = await run(env, async () => Promise.resolve());
+  expect(second.code).toBe(0);
+  expect(second.stdout + second.stderr).not.toMatch(/setup/);
 });

@@ -53,5 +53,12 @@ const app = await buildServer({
 });
 const url = await listenOrExit('forms', app, config.port, config.host);
 log.info({ url }, `havn forms listening on ${url}`);
+// docs/forms.md#first-run-and-setup-links: the one line that ever holds the code.
+const setupLink = await app.firstRunSetupLink(config.publicBaseUrl ?? url);
+if (setupLink !== undefined) {
+  log.info(
+    `no organisation yet: open ${setupLink} to create the first one and sign in to its inbox (the link works once, for 1 hour; a restart prints a new one)`,
+  );
+}
 
 closeOnSignals(app, log);

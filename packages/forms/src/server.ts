@@ -14,6 +14,7 @@ import { registerPublicRoutes } from './routes/public.routes.js';
 import { schemaErrorMessage } from './routes/schema-errors.js';
 import { registerPushRoutes } from './routes/push.routes.js';
 import { registerServiceRoutes } from './routes/service.routes.js';
+import { registerSetupRoutes } from './routes/setup.routes.js';
 import { registerSpamRoutes } from './routes/spam.routes.js';
 import { registerSubmissionRoutes } from './routes/submissions.routes.js';
 import { registerWebRoutes } from './routes/web.routes.js';
@@ -33,6 +34,7 @@ import { PublicFormsService } from './services/public-forms.service.js';
 import { PushSubscriptionsService } from './services/push-subscriptions.service.js';
 import { RateLimiter, type IngestLimiter } from './services/rate-limiter.js';
 import { RetentionSweeper } from './services/retention-sweeper.js';
+import { SetupService, setupUrl } from './services/setup.service.js';
 import { SharedRateLimiter } from './services/shared-rate-limiter.js';
 import { SpamService } from './services/spam.service.js';
 import { SubmissionsService } from './services/submissions.service.js';
@@ -178,6 +180,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     forms: store.forms,
     log: store.webhookLog,
     send: webhookSender(outbound, now),
+    targetRefusal: (url) => outbound.targetRefusal(url),
     newId: createIdGenerator(now),
     now,
     kick: () => {
@@ -198,12 +201,15 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   });
   // Routes get services, never the store (docs/architecture.md#layering).
   const newId = createIdGenerator(now);
+  const orgs = new OrgsService(store.orgs, now);
+  const tokens = new TokensService(store.orgs, newId, now);
   const routeDeps: RouteDeps = {
     webhookLog,
     config,
     auth: new AuthService(store.orgs, config.adminToken),
-    orgs: new OrgsService(store.orgs, now),
-    tokens: new TokensService(store.orgs, newId, now),
+    orgs,
+    tokens,
+    setup: new SetupService({ codes: store.setupCodes, orgStore: store.orgs, orgs, tokens, now }),
     forms: new FormsService(store.forms, now),
     publicForms: new PublicFormsService(store.forms, store.push, store.writer, spam),
     spam,
@@ -233,9 +239,14 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     transform: documentRoute,
   });
   registerOpenapiRoutes(app);
+  app.decorate('firstRunSetupLink', async (base: string) => {
+    const code = await routeDeps.setup.firstRunCode();
+    return code === undefined ? undefined : setupUrl(base, code);
+  });
   registerServiceRoutes(app, routeDeps);
   registerPublicRoutes(app, routeDeps);
   registerOrgRoutes(app, routeDeps);
+  registerSetupRoutes(app, routeDeps);
   registerFormRoutes(app, routeDeps);
   registerSubmissionRoutes(app, routeDeps);
   registerWebhookRoutes(app, routeDeps);

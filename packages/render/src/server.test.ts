@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, TEST_TOKEN, type TestService } from './test-support/service.js';
 
@@ -116,6 +117,34 @@ describe('routes', () => {
       );
     }
     expect(body.profiles.at(-1)).toMatchObject({ paper: { format: 'A4' } });
+  });
+
+  it('answers GET / with a page: what it is, its documents, a request to paste, no secret', async () => {
+    const res = await svc.call('/', { auth: false });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await res.text();
+    const base = svc.base;
+    expect(html).toContain('<h1>Havn render</h1>');
+    for (const path of ['/v1/openapi.json', '/healthz', '/metrics']) {
+      expect(html).toContain(`<a href="${base}${path}">${path}</a>`);
+    }
+    expect(html).toContain(`curl -X POST ${base}/v1/render`);
+    expect(html).toContain('Authorization: Bearer $(cat data/dev-token)');
+    expect(html).not.toContain(TEST_TOKEN);
+    // The Host header is the client's: it reaches the page escaped, never as markup.
+    // (fetch will not send another Host, so this one request goes through node:http.)
+    const forged = await new Promise<string>((resolve, reject) => {
+      get(`${base}/`, { headers: { host: '<b>x</b>.test' } }, (r) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString()));
+        r.on('end', () => {
+          resolve(text);
+        });
+      }).on('error', reject);
+    });
+    expect(forged).toContain('http://&#60;b&#62;x&#60;/b&#62;.test/healthz');
+    expect(forged).not.toContain('<b>x');
   });
 
   it('answers 404 for unknown routes and artifacts, with a JSON error', async () => {

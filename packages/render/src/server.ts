@@ -11,6 +11,7 @@ import type { GuardProxy } from './netguard/guard-proxy.js';
 import { artifactsRoutes } from './routes/artifacts.routes.js';
 import { contentRoutes } from './routes/content.routes.js';
 import { pdfRoutes } from './routes/pdf.routes.js';
+import { homeRoutes } from './routes/home.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { metricsRoutes } from './routes/metrics.routes.js';
 import { openapiRoutes } from './routes/openapi.routes.js';
@@ -134,6 +135,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     queue,
     sessionCount: () => extensions.reduce((n, e) => n + (e.sessionCount?.() ?? 0), 0),
   });
+  homeRoutes(app, { version, publicBaseUrl: config.publicBaseUrl });
   profilesRoutes(app);
   renderRoutes(app, service, config);
   contentRoutes(app, service, new ContentService(service, config.maxContentBytes), config);

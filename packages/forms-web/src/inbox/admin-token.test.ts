@@ -44,7 +44,8 @@ it('refuses the admin token with a message, and keeps nothing of it in the brows
     await alert.getByText('This is the admin token').waitFor();
     expect(await alert.textContent()).toBe(
       'This is the admin token; it never goes into a browser. Sign in with an organisation ' +
-        'token: make one with POST /api/orgs/<org>/tokens (or ask whoever runs the server for one).',
+        'token: open a setup link (the server prints one at its first start; POST /api/setup-links ' +
+        'with the admin token makes another) or mint one with POST /api/orgs/<org>/tokens.',
     );
     expect(await stored(page)).toEqual({ local: {}, session: {} });
   }

@@ -17,6 +17,7 @@ import type {
   FormViewAnswer,
   NotSpamAnswer,
   SubmissionAnswer as Submission,
+  TargetCheckAnswer,
   SubmissionSummaryAnswer as SubmissionSummary,
 } from '@havn/forms/wire';
 
@@ -137,6 +138,15 @@ export class Api {
       { method: 'POST' },
     );
     return queued;
+  }
+
+  /** Whether the server's address policy lets deliveries reach `url` (docs/forms.md#outbound-safety). */
+  checkWebhookTarget(url: string): Promise<TargetCheckAnswer> {
+    return this.json('/webhooks/check', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url }),
+    });
   }
 
   async markRead(form: string, id: string): Promise<void> {

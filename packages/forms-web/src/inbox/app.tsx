@@ -8,6 +8,7 @@ import { clearSession, type Credentials, loadSession, saveSession } from './sess
 import { Feed } from './views/feed.js';
 import { FormsList } from './views/forms-list.js';
 import { PushSwitch } from './views/push-switch.js';
+import { SetupPage } from './views/setup.js';
 import { SignIn } from './views/sign-in.js';
 import { SpamFeed } from './views/spam.js';
 import { SubmissionView } from './views/submission.js';
@@ -19,18 +20,14 @@ export function App() {
   const route = useRoute();
   const api = useMemo(() => (creds ? new Api(creds.org, creds.token) : null), [creds]);
 
-  if (!api || !creds) {
-    return (
-      <SignIn
-        notice={notice}
-        onSignedIn={(c, remember) => {
-          saveSession(c, remember);
-          setNotice(null);
-          setCreds(c);
-        }}
-      />
-    );
-  }
+  const onSignedIn = (c: Credentials, remember: boolean) => {
+    saveSession(c, remember);
+    setNotice(null);
+    setCreds(c);
+  };
+  // A setup link opens its page whether or not someone is signed in on this device.
+  if (route.name === 'setup') return <SetupPage code={route.code} onSignedIn={onSignedIn} />;
+  if (!api || !creds) return <SignIn notice={notice} onSignedIn={onSignedIn} />;
   const signOut = (why: string | null) => {
     clearSession();
     setNotice(why);

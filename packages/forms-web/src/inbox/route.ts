@@ -1,7 +1,7 @@
 // Hash routes (docs/definition-format.md): #/ (all submissions), #/forms, #/forms/<form>,
 // #/forms/<form>/spam (docs/forms-web.md#spam), #/submissions/<form>/<id>; and the management
 // views of docs/forms-web.md ("Managing forms"): #/new-form, #/forms/<form>/settings/<tab>,
-// #/tokens.
+// #/tokens; and #/setup/<code>, the page a setup link opens.
 import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
@@ -12,7 +12,8 @@ export type Route =
   | { name: 'submission'; form: string; id: string }
   | { name: 'new-form' }
   | { name: 'settings'; form: string; tab: SettingsTab }
-  | { name: 'tokens' };
+  | { name: 'tokens' }
+  | { name: 'setup'; code: string };
 
 export const SETTINGS_TABS = ['details', 'definition', 'origins', 'webhooks', 'embed'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
@@ -32,6 +33,8 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'forms' && parts[1]) return { name: 'form', form: parts[1] };
   if (parts[0] === 'new-form') return { name: 'new-form' };
   if (parts[0] === 'tokens') return { name: 'tokens' };
+  // docs/forms-web.md#first-run: a setup link, its one-time code in the fragment.
+  if (parts[0] === 'setup' && parts[1]) return { name: 'setup', code: parts[1] };
   if (parts[0] === 'forms') return { name: 'forms' };
   if (parts[0] === 'submissions' && parts[1] && parts[2]) {
     return { name: 'submission', form: parts[1], id: parts[2] };

@@ -5,7 +5,7 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../test-support/axe.js';
-import { launchBrowser } from '../test-support/browser.js';
+import { launchBrowser, PHONE } from '../test-support/browser.js';
 import { ensureBuilt } from '../test-support/build.js';
 import { startReceiver } from '../test-support/receiver.js';
 import { type Site, startSite } from '../test-support/site.js';
@@ -171,5 +171,31 @@ describe('spam view', () => {
     await page.getByText('This submission is in the spam').waitFor({ state: 'detached' });
     expect(await delivered(id)).toBe(true);
     await page.close();
+  });
+
+  it('puts each spam-protection radio right beside its label, on a desktop and on a phone', async () => {
+    for (const options of [{ viewport: { width: 1280, height: 800 } }, PHONE]) {
+      const page = await openInbox('#/forms/contact/spam', options);
+      for (const name of ['Honeypot only', 'Honeypot and proof of work']) {
+        const radio = page.getByRole('radio', { name: new RegExp(`^${name}`) });
+        await radio.waitFor();
+        const box = await radio.boundingBox();
+        const text = await page
+          .locator('.protection .choice > span', { hasText: name })
+          .first()
+          .boundingBox();
+        if (!box || !text) throw new Error(`${name}: not laid out`);
+        // A radio's own size, not the width of the box (it was 494 px wide once).
+        expect(box.width, name).toBeLessThan(30);
+        // Its label starts just after it, on the same line.
+        const gap = text.x - (box.x + box.width);
+        expect(gap, name).toBeGreaterThanOrEqual(0);
+        expect(gap, name).toBeLessThan(16);
+        const firstLine = text.y + 14;
+        expect(box.y, name).toBeLessThan(firstLine);
+        expect(box.y + box.height, name).toBeGreaterThan(text.y);
+      }
+      await page.close();
+    }
   });
 });

@@ -42,12 +42,16 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-async function listen(dir: string, port: number): Promise<{ app: App; url: string }> {
+async function listen(
+  dir: string,
+  port: number,
+  allowPrivateWebhooks = true, // the test's webhook receiver is on loopback
+): Promise<{ app: App; url: string }> {
   const config = configWith({
     userDataDir: dir,
     adminToken: ADMIN_TOKEN,
     webDir: WEB_DIR,
-    allowPrivateWebhooks: true, // the test's webhook receiver is on loopback
+    allowPrivateWebhooks,
     ingestRateLimitPerMinute: 0,
   });
   const app = await buildServer({
@@ -74,6 +78,22 @@ async function call<T>(base: string, token: string, method: string, path: string
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A forms server with nothing in it yet (no organisation): what a first start looks like. */
+export async function startEmptyServer(
+  options: { allowPrivateWebhooks?: boolean } = {},
+): Promise<{ app: App; url: string; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'havn-forms-web-'));
+  const { app, url } = await listen(dir, 0, options.allowPrivateWebhooks);
+  return {
+    app,
+    url,
+    async close() {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function startStack(allowedOrigins: string[]): Promise<Stack> {

@@ -15,6 +15,7 @@ import type { OrgsService } from '../services/orgs.service.js';
 import type { GateForm, PublicFormsService } from '../services/public-forms.service.js';
 import type { PushSubscriptionsService } from '../services/push-subscriptions.service.js';
 import type { IngestLimiter } from '../services/rate-limiter.js';
+import type { SetupService } from '../services/setup.service.js';
 import type { SpamService } from '../services/spam.service.js';
 import type { SubmissionsService } from '../services/submissions.service.js';
 import type { TokensService } from '../services/tokens.service.js';
@@ -45,6 +46,7 @@ export interface RouteDeps {
   push: PushSubscriptionsService;
   webhookLog: WebhookLogService;
   spam: SpamService;
+  setup: SetupService;
   vapid: VapidKeys;
   limiter: IngestLimiter;
   now: () => number;
@@ -53,6 +55,13 @@ export interface RouteDeps {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * While no organisation exists: a new one-time setup link under `base` (main.ts prints it
+     * once; docs/forms.md#first-run-and-setup-links). Undefined once one exists.
+     */
+    firstRunSetupLink(base: string): Promise<string | undefined>;
+  }
   interface FastifyContextConfig {
     /** The route takes a JSON body as its bytes only (`request.rawBody`), not parsed here. */
     unparsedJson?: boolean;

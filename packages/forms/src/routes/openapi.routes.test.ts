@@ -96,6 +96,8 @@ describe('the OpenAPI document', () => {
     ids.token = (
       await admin<{ id: string }>('POST', '/api/orgs/acme/tokens', { label: 'old' })
     ).body.id;
+    const setupLink = await admin<{ url: string }>('POST', '/api/setup-links');
+    const setupCode = setupLink.body.url.split('/').at(-1);
     const pow = await admin('PATCH', '/api/orgs/acme/forms/guarded', { spamProtection: 'pow' });
     expect(pow.status).toBe(200);
 
@@ -106,6 +108,7 @@ describe('the OpenAPI document', () => {
     // contact, the first submission as {id} and version 1.
     fixtures = {
       'POST /api/orgs': { body: { slug: 'globex', name: 'Globex' } },
+      'POST /api/setup': { body: { code: setupCode, slug: 'initech', name: 'Initech' } },
       'PUT /api/orgs/{org}': { body: { name: 'Acme' } },
       'POST /api/orgs/{org}/tokens': { body: { label: 'inbox' } },
       'DELETE /api/orgs/{org}/tokens/{id}': { params: { id: ids.token } },
@@ -126,6 +129,7 @@ describe('the OpenAPI document', () => {
       [`OPTIONS ${form}/challenge`]: { params: { form: 'guarded' } },
       [`GET ${form}/webhooks/deliveries`]: { query: { url: receiver.url } },
       [`POST ${form}/webhooks/test`]: { body: { url: receiver.url } },
+      'POST /api/orgs/{org}/webhooks/check': { body: { url: receiver.url } },
       [`POST ${form}/deliveries/{id}/redeliver`]: { params: { id: ids.delivery } },
       'POST /api/orgs/{org}/push/subscribe': {
         body: { endpoint, expirationTime: null, keys: { p256dh, auth: 'AAAAAAAAAAAAAAAAAAAAAA' } },

@@ -248,7 +248,9 @@ test('a test to an address the policy refuses fails at once with the reason', as
     expect(r.body.attemptLog).toEqual([
       expect.objectContaining({ outcome: 'failed', status: null, response: null }),
     ]);
-    expect(r.body.attemptLog[0]!.error).toMatch(/refused range loopback/);
+    expect(r.body.attemptLog[0]!.error).toMatch(
+      /refused range loopback .*; the forms server delivers to private, loopback and link-local addresses only with ALLOW_PRIVATE_WEBHOOKS=1$/,
+    );
     expect(receiver.received).toHaveLength(0);
     // A real submission's delivery to it fails the same way, in the log.
     await submit(s);
@@ -261,5 +263,43 @@ test('a test to an address the policy refuses fails at once with the reason', as
   } finally {
     await s.close();
     await receiver.close();
+  }
+});
+
+test('a webhook URL is checked against the address policy before anything is sent, naming the setting', async () => {
+  const strict = await startForms({ config: { allowPrivateWebhooks: false } });
+  const relaxed = await startForms({ config: { allowPrivateWebhooks: true } });
+  try {
+    await seedForm(strict.url);
+    await seedForm(relaxed.url);
+    const check = (s: RunningForms, url: string) =>
+      client(s.url)<{ url: string; deliverable: boolean; problem: string | null }>(
+        'POST',
+        '/api/orgs/acme/webhooks/check',
+        { url },
+      );
+    const refused = await check(strict, 'http://127.0.0.1:4000/hook');
+    expect(refused.status).toBe(200);
+    expect(refused.body).toEqual({
+      url: 'http://127.0.0.1:4000/hook',
+      deliverable: false,
+      problem:
+        'host 127.0.0.1 resolves to 127.0.0.1, which is in the refused range loopback 127.0.0.0/8; ' +
+        'the forms server delivers to private, loopback and link-local addresses only with ALLOW_PRIVATE_WEBHOOKS=1',
+    });
+    expect((await check(strict, 'http://[::1]:4000/')).body.deliverable).toBe(false);
+    expect((await check(strict, 'https://203.0.113.9/hook')).body.deliverable).toBe(false);
+    expect((await check(strict, 'https://8.8.8.8/hook')).body).toMatchObject({
+      deliverable: true,
+      problem: null,
+    });
+    expect((await check(relaxed, 'http://127.0.0.1:4000/hook')).body.deliverable).toBe(true);
+    expect(
+      (await client(strict.url, null)('POST', '/api/orgs/acme/webhooks/check', { url: 'x' }))
+        .status,
+    ).toBe(401);
+  } finally {
+    await strict.close();
+    await relaxed.close();
   }
 });

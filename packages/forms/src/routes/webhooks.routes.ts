@@ -6,7 +6,9 @@ import {
   DeliveryLogQuery,
   DeliveryParams,
   FormParams,
+  OrgParams,
   Redelivered,
+  TargetCheck,
   WebhookDelivery,
   WebhookTestBody,
 } from '../wire/webhook-deliveries.js';
@@ -33,6 +35,19 @@ export function registerWebhookRoutes(app: App, deps: RouteDeps): void {
       const { url, limit, before } = request.query;
       return { deliveries: await service.list(org, form, url, { limit, before }) };
     },
+  );
+
+  app.post(
+    '/api/orgs/:org/webhooks/check',
+    {
+      onRequest,
+      schema: {
+        params: OrgParams,
+        body: WebhookTestBody,
+        response: { 200: TargetCheck, ...errors },
+      },
+    },
+    async (request) => service.checkTarget(request.body.url),
   );
 
   app.post(

@@ -54,6 +54,8 @@ export interface WebhookLogDeps {
   log: WebhookLogStore;
   /** One signed webhook attempt under the address policy: the delivery worker's own sender. */
   send: (row: DeliveryRow) => Promise<AttemptResult>;
+  /** Why the address policy would refuse a target now, or null (OutboundHttp.targetRefusal). */
+  targetRefusal: (url: string) => Promise<string | null>;
   newId: (prefix: string) => string;
   now: () => number;
   /** Wakes the delivery worker after a redeliver. */
@@ -66,6 +68,14 @@ export interface WebhookLogDeps {
  */
 export class WebhookLogService {
   constructor(private readonly deps: WebhookLogDeps) {}
+
+  /** Whether deliveries to `url` would pass the address policy, and if not, why and how to allow. */
+  async checkTarget(
+    url: string,
+  ): Promise<{ url: string; deliverable: boolean; problem: string | null }> {
+    const problem = await this.deps.targetRefusal(url);
+    return { url, deliverable: problem === null, problem };
+  }
 
   /** The form's deliveries to `url`, newest first; `before` (a delivery id) pages back. */
   async list(

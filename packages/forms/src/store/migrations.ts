@@ -264,6 +264,21 @@ function spamProtection(types: SqlTypes): Migration {
   };
 }
 
+// docs/forms.md#first-run-and-setup-links: one-time setup codes, kept as their hashes until used or
+// expired, in the database so that any instance sharing it accepts a link another one made.
+function setupCodes(types: SqlTypes): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('setup_codes')
+        .addColumn('code_hash', types.key(64), (c) => c.primaryKey())
+        .addColumn('first_run', 'integer', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  };
+}
+
 export function migrationProvider(types: SqlTypes): MigrationProvider {
   return {
     getMigrations: () =>
@@ -275,6 +290,7 @@ export function migrationProvider(types: SqlTypes): MigrationProvider {
         '0006-spam-protection': spamProtection(types),
         '0005-notify': notify(),
         '0007-webhook-log': webhookLog(),
+        '0008-setup-codes': setupCodes(types),
       }),
   };
 }

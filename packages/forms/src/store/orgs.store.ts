@@ -24,6 +24,12 @@ export class OrgStore {
     return q.execute();
   }
 
+  /** Whether any organisation exists (a first-run setup code is void once one does). */
+  async any(): Promise<boolean> {
+    const row = await this.db.selectFrom('orgs').select('slug').limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async get(slug: string): Promise<Org | undefined> {
     return this.db.selectFrom('orgs').selectAll().where('slug', '=', slug).executeTakeFirst();
   }

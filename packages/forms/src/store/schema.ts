@@ -143,6 +143,15 @@ export interface UsedChallengeTable {
   expiresAt: ColumnType<number | string, number, number>;
 }
 
+/** A one-time setup code (docs/forms.md#first-run-and-setup-links), stored as its hash only. */
+export interface SetupCodeTable {
+  codeHash: string;
+  /** 1: printed at a start with no organisation (void once one exists); 0: an admin's link. */
+  firstRun: number;
+  /** Epoch ms after which the code is refused and swept. */
+  expiresAt: ColumnType<number | string, number, number>;
+}
+
 export interface Database {
   orgs: OrgTable;
   orgTokens: OrgTokenTable;
@@ -155,4 +164,5 @@ export interface Database {
   settings: SettingTable;
   rateLimits: RateLimitTable;
   usedChallenges: UsedChallengeTable;
+  setupCodes: SetupCodeTable;
 }

@@ -9,6 +9,7 @@ import { OrgStore } from './orgs.store.js';
 import { PushStore } from './push.store.js';
 import { RateLimitStore } from './rate-limits.store.js';
 import { SettingsStore } from './settings.store.js';
+import { SetupCodeStore } from './setup-codes.store.js';
 import { ChallengeStore } from './challenges.store.js';
 import type { Database } from './schema.js';
 import { SubmissionStore } from './submissions.store.js';
@@ -39,6 +40,8 @@ export interface Store {
   readonly rateLimits: RateLimitStore;
   /** Proof-of-work challenges already used (docs/forms.md#spam). */
   readonly challenges: ChallengeStore;
+  /** One-time setup codes (docs/forms.md#first-run-and-setup-links). */
+  readonly setupCodes: SetupCodeStore;
   /**
    * Whether several instances may share this store (PostgreSQL): what they must agree on (the
    * VAPID keys, the rate limit) then lives in the database, not in the process or USER_DATA_DIR.
@@ -76,6 +79,7 @@ function createStore(db: Kysely<Database>, build: SubmissionBuilder, commits: Gr
     settings: new SettingsStore(db),
     rateLimits: new RateLimitStore(db),
     challenges: new ChallengeStore(db, thread),
+    setupCodes: new SetupCodeStore(db),
     shared: thread === undefined,
     onCommitted: (listener) => listeners.push(listener),
     close: async () => {

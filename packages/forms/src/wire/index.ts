@@ -13,5 +13,10 @@ export type {
 export type { DeliveryAnswer, SubmissionAnswer, SubmissionSummaryAnswer } from './submissions.js';
 export type { VapidKeyAnswer } from './push.js';
 export type { ReceivedAnswer } from './public.js';
-export type { DeliveryAttemptAnswer, WebhookDeliveryAnswer } from './webhook-deliveries.js';
+export type {
+  DeliveryAttemptAnswer,
+  TargetCheckAnswer,
+  WebhookDeliveryAnswer,
+} from './webhook-deliveries.js';
 export type { ChallengeAnswer, NotSpamAnswer } from './spam.js';
+export type { SetupDoneAnswer, SetupLinkAnswer } from './setup.js';

@@ -1,7 +1,8 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { FormParams } from './forms.js';
+import { OrgParams } from './orgs.js';
 
-export { FormParams };
+export { FormParams, OrgParams };
 
 // The request and response shapes of routes/webhooks.routes.ts (docs/forms.md#webhooks): a
 // webhook's delivery log, a test send, one delivery's redeliver.
@@ -23,6 +24,19 @@ export const DeliveryLogQuery = Type.Object(
 );
 
 export const WebhookTestBody = Type.Object({ url: WebhookUrl }, { additionalProperties: false });
+
+/** Whether the address policy lets deliveries reach a URL (docs/forms.md#outbound-safety). */
+export const TargetCheck = Type.Object(
+  {
+    url: Type.String(),
+    deliverable: Type.Boolean(),
+    problem: Type.Union([Type.String(), Type.Null()], {
+      description: 'Why the server would refuse it, and the setting that allows it',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type TargetCheckAnswer = Static<typeof TargetCheck>;
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
   Type.Union([t, Type.Null()]);

@@ -73,7 +73,9 @@ describe('the early check of url', () => {
     const refused = await svc.post('/v1/render', { url: `http://127.0.0.1:${site.port}/ok` });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe(
-      'url: host 127.0.0.1 resolves to 127.0.0.1, which is in the refused range loopback 127.0.0.0/8',
+      'url: host 127.0.0.1 resolves to 127.0.0.1, which is in the refused range loopback 127.0.0.0/8; ' +
+        'to allow it, set ALLOWED_HOSTS=127.0.0.1 (this host only) or ALLOW_PRIVATE_NETWORK=1 ' +
+        '(no private-network policy) on the render service',
     );
   });
 

@@ -6,6 +6,14 @@ import { checkHost, HttpError, type HostPolicy, type Resolver } from '@havn/shar
 // judges the same URL again when the browser asks for it; this check exists to answer a clear 400
 // before any work is queued.
 
+/**
+ * What a private-address 400 adds (docs/render.md#private-network-policy): the two settings that
+ * relax the policy, so whoever meets the refusal knows the way out without the docs.
+ */
+export function relaxHint(host: string): string {
+  return `; to allow it, set ALLOWED_HOSTS=${host} (this host only) or ALLOW_PRIVATE_NETWORK=1 (no private-network policy) on the render service`;
+}
+
 /** The parsed URL when it may be rendered; otherwise an HttpError (400, or 502 unresolvable). */
 export async function checkRenderUrl(raw: string, policy: HostPolicy, field = 'url'): Promise<URL> {
   let url: URL;
@@ -26,7 +34,9 @@ export async function checkRenderUrl(raw: string, policy: HostPolicy, field = 'u
   }
   const verdict = await checkHost(url.hostname, policy);
   if (!verdict.ok) {
-    if (verdict.reason === 'refused') throw new HttpError(400, `${field}: ${verdict.message}`);
+    if (verdict.reason === 'refused') {
+      throw new HttpError(400, `${field}: ${verdict.message}${relaxHint(verdict.host)}`);
+    }
     throw new HttpError(502, `navigation failed: ${verdict.message}`);
   }
   return url;

@@ -21,7 +21,7 @@ import {
 } from '../browser/warm-browser.js';
 import type { GuardProxy, ProxyChannel, Refusal } from '../netguard/guard-proxy.js';
 import { judgeHops } from '../netguard/navigation-hops.js';
-import { checkRenderUrl } from '../netguard/url-check.js';
+import { checkRenderUrl, relaxHint } from '../netguard/url-check.js';
 import type { CaptureLimits } from '../capture-limits.js';
 import { finishPdf } from '../pdf/pdf-finish.js';
 import { PdfToolError, type QpdfTool } from '../pdf/pdf-protect.js';
@@ -57,7 +57,7 @@ export interface Rendered {
 /** A main-frame navigation the proxy refused (a redirect into private space): 400. */
 class NavigationRefusedError extends HttpError {
   constructor(readonly refusal: Refusal) {
-    super(400, `navigation refused: ${refusal.message}`);
+    super(400, `navigation refused: ${refusal.message}${relaxHint(refusal.host)}`);
   }
 }
 

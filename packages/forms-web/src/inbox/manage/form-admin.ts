@@ -74,16 +74,7 @@ export async function revokeToken(api: Api, id: string): Promise<void> {
 /** The form ids the server accepts (docs/forms.md, "Organisations and tokens"). */
 export const FORM_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-/** A form id made from a name: "Contact us!" → "contact-us". */
-export function idFromName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64);
-}
+export { idFromName } from '../slug.js';
 
 /** The same origin check as the server's: scheme://host[:port] exactly, http or https. */
 export function originProblem(value: string): string | null {

@@ -79,6 +79,7 @@ export function Webhooks({ api, info, reload }: TabProps) {
               Remove
             </button>
           </div>
+          <TargetWarning api={api} url={h.url} />
           <DeliveryLog api={api} form={form.id} url={h.url} />
         </section>
       ))}
@@ -103,6 +104,33 @@ export function Webhooks({ api, info, reload }: TabProps) {
       <Alert message={problem} />
       <p role="status">{status}</p>
     </>
+  );
+}
+
+/**
+ * Says at once, not at the first failed delivery, when the server's address policy will refuse a
+ * webhook (a receiver on this machine or a private network), and which setting allows it.
+ */
+function TargetWarning(props: { api: TabProps['api']; url: string }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    props.api.checkWebhookTarget(props.url).then(
+      (r) => {
+        if (live) setProblem(r.problem);
+      },
+      () => undefined, // the check is advice; the delivery log still tells what happened
+    );
+    return () => {
+      live = false;
+    };
+  }, [props.api, props.url]);
+  if (!problem) return null;
+  return (
+    <p class="warning">
+      <strong>The server will refuse to deliver here.</strong> {problem}. Send test and every
+      delivery will fail until its operator sets that (or the webhook goes to a public address).
+    </p>
   );
 }
 

@@ -8,7 +8,8 @@ import type { Credentials } from '../session.js';
 /** What the sign-in says to the admin token (docs/forms-web.md#the-inbox). */
 export const ADMIN_TOKEN_REFUSED =
   'This is the admin token; it never goes into a browser. Sign in with an organisation token: ' +
-  'make one with POST /api/orgs/<org>/tokens (or ask whoever runs the server for one).';
+  'open a setup link (the server prints one at its first start; POST /api/setup-links with the ' +
+  'admin token makes another) or mint one with POST /api/orgs/<org>/tokens.';
 
 /**
  * Whether `token` is the server's admin token, as the server tells it
@@ -95,6 +96,34 @@ export function SignIn(props: {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <TokenHelp />
     </main>
+  );
+}
+
+/** docs/forms-web.md#signing-in: what an organisation token is and where one comes from. */
+function TokenHelp() {
+  const admin = `curl -X POST -H "Authorization: Bearer $ADMIN_TOKEN" ${location.origin}/api/setup-links`;
+  return (
+    <details class="help">
+      <summary>What is an organisation token?</summary>
+      <p>
+        The key to one organisation's inbox: a long secret that starts with <code>havn_</code>. You
+        get one:
+      </p>
+      <ul>
+        <li>when you create your organisation with a setup link (the page shows it once);</li>
+        <li>from someone already signed in, under Tokens;</li>
+        <li>from whoever runs this server.</li>
+      </ul>
+      <p>
+        Running the server yourself? While it has no organisation, <code>npm start</code> prints a
+        setup link: open it to create yours. The admin token it prints is for scripts and never goes
+        into a browser; with it, make a setup link for another organisation:
+      </p>
+      <pre>
+        <code>{admin}</code>
+      </pre>
+    </details>
   );
 }

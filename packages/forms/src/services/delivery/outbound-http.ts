@@ -25,6 +25,13 @@ export interface AttemptResult {
   permanent?: boolean;
 }
 
+/**
+ * What every refusal of the address policy adds (docs/forms.md#outbound-safety): the setting that
+ * lifts it, so a refused test or delivery says how to reach a receiver on this machine.
+ */
+export const PRIVATE_TARGET_HINT =
+  'the forms server delivers to private, loopback and link-local addresses only with ALLOW_PRIVATE_WEBHOOKS=1';
+
 /** The lookup's refusal of a host on a refused range (not a name that failed to resolve). */
 function isPolicyRefusal(err: unknown): boolean {
   return err instanceof HostRefusedError && err.verdict.reason === 'refused';
@@ -69,7 +76,14 @@ export class OutboundHttp {
       return { ok: false, status: null, error: `unsupported scheme ${url.protocol}` };
     }
     const refusal = await this.literalRefusal(url.hostname);
-    if (refusal !== null) return { ok: false, status: null, error: refusal, refused: true };
+    if (refusal !== null) {
+      return {
+        ok: false,
+        status: null,
+        error: `${refusal}; ${PRIVATE_TARGET_HINT}`,
+        refused: true,
+      };
+    }
     const length = typeof req.body === 'string' ? Buffer.byteLength(req.body) : req.body.byteLength;
     const client = url.protocol === 'https:' ? https : http;
     const agent = url.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
@@ -130,8 +144,9 @@ export class OutboundHttp {
         settle({
           ok: false,
           status: null,
-          error: timedOut ? `timed out after ${String(this.timeoutMs)} ms` : err.message,
-          ...(isPolicyRefusal(err) ? { refused: true } : {}),
+          ...(isPolicyRefusal(err)
+            ? { error: `${err.message}; ${PRIVATE_TARGET_HINT}`, refused: true }
+            : { error: timedOut ? `timed out after ${String(this.timeoutMs)} ms` : err.message }),
         });
       });
       request.end(req.body);
@@ -155,6 +170,22 @@ export class OutboundHttp {
       this.literals.set(hostname, verdict);
     }
     return verdict;
+  }
+
+  /**
+   * Why the policy would refuse `url` (its host resolved and judged now), or null when a delivery
+   * may go there: the inbox warns as a webhook is added (docs/forms.md#outbound-safety).
+   */
+  async targetRefusal(url: string): Promise<string | null> {
+    let host: string;
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      return 'the URL is not valid';
+    }
+    const verdict = await checkHost(host, this.policy);
+    if (verdict.ok || verdict.reason !== 'refused') return null;
+    return `${verdict.message}; ${PRIVATE_TARGET_HINT}`;
   }
 
   close(): void {
