@@ -29,6 +29,7 @@ interface Run {
 function run(
   env: Record<string, string>,
   whenReady?: (url: string, output: () => string) => Promise<void>,
+  killAfterMs = 20_000,
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN], {
@@ -53,7 +54,7 @@ function run(
       }
     });
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.on('error', reject);
     child.on('exit', (code) => {
       clearTimeout(timer);
@@ -114,35 +115,50 @@ test('a valid TRUST_PROXY starts the server, and it stops cleanly on SIGTERM', a
   expect(code).toBe(0);
 });
 
-test('a first start prints one setup link, once; the code is in no later line, and a start with an organisation prints none', async () => {
-  const env = { PORT: '0', FORM_ADMIN_TOKEN: 'admin-token-of-this-test' };
-  let code = '';
-  const first = await run(env, async (url, output) => {
-    const deadline = Date.now() + 10_000;
-    const find = () => /open (http:\/\/\S+\/#\/setup\/([\w-]+))/.exec(output());
-    while (!find() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const link = find();
-    if (!link?.[2]) throw new Error(`no setup link in ${output()}`);
-    expect(link[1]!.startsWith(`${url}/#/setup/`)).toBe(true);
-    code = link[2];
-    const post = (body: object) =>
-      fetch(`${url}/api/setup`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    expect((await post({ code: `${code}x`, slug: 'acme', name: 'Acme' })).status).toBe(403);
-    expect((await post({ code, slug: 'acme', name: 'Acme' })).status).toBe(201);
-    expect((await post({ code, slug: 'acme2', name: 'Acme' })).status).toBe(404);
-  });
-  expect(first.code).toBe(0);
-  const output = first.stdout + first.stderr;
-  const lines = output.split('\n').filter((l) => l.includes(code));
-  expect(lines).toHaveLength(1);
-  expect(lines[0]).toContain('no organisation yet: open http://127.0.0.1:');
-  expect(output.indexOf(code)).toBe(output.lastIndexOf(code));
+test(
+  'a first start prints one setup link, once; the code is in no later line, and a start with an organisation prints none',
+  { timeout: 150_000 },
+  async () => {
+    const env = { PORT: '0', FORM_ADMIN_TOKEN: 'admin-token-of-this-test' };
+    let code = '';
+    // Generous deadlines: the machine may be busy; nothing here waits on a timer for its result.
+    const first = await run(
+      env,
+      async (url, output) => {
+        const deadline = Date.now() + 30_000;
+        const find = () => /open (http:\/\/\S+\/#\/setup\/([\w-]+))/.exec(output());
+        while (!find() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        const link = find();
+        if (!link?.[2]) throw new Error(`no setup link in ${output()}`);
+        expect(link[1]!.startsWith(`${url}/#/setup/`)).toBe(true);
+        code = link[2];
+        const post = (body: object) =>
+          fetch(`${url}/api/setup`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        expect((await post({ code: `${code}x`, slug: 'acme', name: 'Acme' })).status).toBe(403);
+        expect((await post({ code, slug: 'acme', name: 'Acme' })).status).toBe(201);
+        expect((await post({ code, slug: 'acme2', name: 'Acme' })).status).toBe(404);
+      },
+      60_000,
+    );
+    expect(first.code).toBe(0);
+    const output = first.stdout + first.stderr;
+    const lines = output.split('\n').filter((l) => l.includes(code));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('no organisation yet: open http://127.0.0.1:');
+    expect(output.indexOf(code)).toBe(output.lastIndexOf(code));
 
-  const second = await run(env, async () => Promise.resolve());
-  expect(second.code).toBe(0);
-  expect(second.stdout + second.stderr).not.toMatch(/setup/);
-});
+    const second = await run(
+      env,
+      async (url) => {
+        expect((await fetch(`${url}/api/health`)).status).toBe(200);
+      },
+      60_000,
+    );
+    expect(second.code).toBe(0);
+    expect(second.stdout + second.stderr).not.toMatch(/setup/);
+  },
+);

@@ -53,12 +53,12 @@ const app = await buildServer({
 });
 const url = await listenOrExit('forms', app, config.port, config.host);
 log.info({ url }, `havn forms listening on ${url}`);
+closeOnSignals(app, log);
 // docs/forms.md#first-run-and-setup-links: the one line that ever holds the code.
-const setupLink = await app.firstRunSetupLink(config.publicBaseUrl ?? url);
+// A stop signal may close the store meanwhile: then there is simply no link.
+const setupLink = await app.firstRunSetupLink(config.publicBaseUrl ?? url).catch(() => undefined);
 if (setupLink !== undefined) {
   log.info(
     `no organisation yet: open ${setupLink} to create the first one and sign in to its inbox (the link works once, for 1 hour; a restart prints a new one)`,
   );
 }
-
-closeOnSignals(app, log);
