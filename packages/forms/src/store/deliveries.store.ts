@@ -97,7 +97,28 @@ function recordValues(delivery: DeliveryRow, outcome: AttemptOutcome): Record<Re
   };
 }
 
-/** The attempt record's two statements, compiled once (see compileTemplate). */
+/**
+ * Removes the attempt log of a delivery that is gone: an attempt recorded after its submission was
+ * erased writes nothing that stays (see eraseDeliveries).
+ */
+function orphanAttempts(db: Kysely<Database>, deliveryId: string): CompiledQuery {
+  return db
+    .deleteFrom('deliveryAttempts')
+    .where('deliveryId', '=', deliveryId)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('deliveries')
+            .select('deliveries.id')
+            .whereRef('deliveries.id', '=', 'deliveryAttempts.deliveryId'),
+        ),
+      ),
+    )
+    .compile();
+}
+
+/** The attempt record's statements, compiled once (see compileTemplate). */
 function recordTemplates(db: Kysely<Database>) {
   // The placeholders are strings standing in for values of any column type.
   return {
@@ -116,6 +137,9 @@ function recordTemplates(db: Kysely<Database>) {
             response: v.response as string | null,
           })
           .compile() as CompiledQuery,
+    ),
+    orphan: compileTemplate(['deliveryId'] as const, (v) =>
+      orphanAttempts(db, v.deliveryId as string),
     ),
     update: compileTemplate(
       updateKeys,
@@ -332,6 +356,7 @@ export class DeliveryStore {
           }))
           .where('id', '=', delivery.id)
           .compile(),
+        orphanAttempts(db, delivery.id),
       ]);
     if (this.thread) {
       const t = (this.templates ??= recordTemplates(this.db));
@@ -339,6 +364,7 @@ export class DeliveryStore {
       await this.thread.run([
         { sql: t.attempt.sql, rows: params.map((p) => t.attempt.bind(p)) },
         { sql: t.update.sql, rows: params.map((p) => t.update.bind(p)) },
+        { sql: t.orphan.sql, rows: params.map((p) => t.orphan.bind(p)) },
       ]);
       return;
     }

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Condition, LogicDefinition } from '../logic/show-if.js';
 import { canonicalJson } from './canonical-json.js';
+import { eraseDeliveries } from './erase-deliveries.js';
 import { ReadCache } from './read-cache.js';
 import type { Database, FormTable, SpamProtection } from './schema.js';
 
@@ -471,17 +472,7 @@ export class FormStore {
       orgSlug,
       id,
       this.db.transaction().execute(async (trx) => {
-        const deliveryIds = trx
-          .selectFrom('deliveries')
-          .select('id')
-          .where('orgSlug', '=', orgSlug)
-          .where('formId', '=', id);
-        await trx.deleteFrom('deliveryAttempts').where('deliveryId', 'in', deliveryIds).execute();
-        await trx
-          .deleteFrom('deliveries')
-          .where('orgSlug', '=', orgSlug)
-          .where('formId', '=', id)
-          .execute();
+        await eraseDeliveries(trx, { orgSlug, formId: id });
         await trx
           .deleteFrom('submissions')
           .where('orgSlug', '=', orgSlug)

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, DeliveryTable, SubmissionTable } from './schema.js';
+import { eraseDeliveries } from './erase-deliveries.js';
 
 export interface SubmissionSummary {
   id: string;
@@ -181,9 +182,7 @@ export class SubmissionStore {
         .where('id', '=', id)
         .executeTakeFirst();
       if (found.numDeletedRows === 0n) return false;
-      const deliveryIds = trx.selectFrom('deliveries').select('id').where('submissionId', '=', id);
-      await trx.deleteFrom('deliveryAttempts').where('deliveryId', 'in', deliveryIds).execute();
-      await trx.deleteFrom('deliveries').where('submissionId', '=', id).execute();
+      await eraseDeliveries(trx, { submissionId: id });
       return true;
     });
   }
@@ -203,18 +202,7 @@ export class SubmissionStore {
     for (const f of forms) {
       const cutoff = new Date(now - (f.retentionDays ?? 0) * 86_400_000).toISOString();
       deleted += await this.db.transaction().execute(async (trx) => {
-        const old = trx
-          .selectFrom('submissions')
-          .select('id')
-          .where('orgSlug', '=', f.orgSlug)
-          .where('formId', '=', f.id)
-          .where('receivedAt', '<', cutoff);
-        const deliveryIds = trx
-          .selectFrom('deliveries')
-          .select('id')
-          .where('submissionId', 'in', old);
-        await trx.deleteFrom('deliveryAttempts').where('deliveryId', 'in', deliveryIds).execute();
-        await trx.deleteFrom('deliveries').where('submissionId', 'in', old).execute();
+        await eraseDeliveries(trx, { orgSlug: f.orgSlug, formId: f.id, receivedBefore: cutoff });
         const r = await trx
           .deleteFrom('submissions')
           .where('orgSlug', '=', f.orgSlug)

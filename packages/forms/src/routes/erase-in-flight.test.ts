@@ -1,0 +1,37 @@
+import { expect, test } from 'vitest';
+import { client, seedForm, startForms } from '../test-support/forms-server.js';
+import { startReceiver, waitFor } from '../test-support/receivers.js';
+
+// docs/forms.md#submissions: erasure and a delivery attempt are ordered, so an attempt that was in
+// flight when its submission was erased leaves no log row behind once it ends.
+test('an attempt in flight when its submission is erased leaves no row once it ends', async () => {
+  const receiver = await startReceiver(0, [503]);
+  receiver.delayMs = 1000;
+  const s = await startForms({ config: { ingestRateLimitPerMinute: 0 } });
+  try {
+    await seedForm(s.url, { webhooks: [{ url: receiver.url, secret: 's' }] });
+    const posted = await client(s.url, null)<{ id: string }>(
+      'POST',
+      '/api/orgs/acme/forms/contact/submissions',
+      { name: 'Ada', email: 'ada@example.com' },
+      { origin: 'http://site.test' },
+    );
+    expect(posted.status).toBe(200);
+    const id = posted.body.id;
+    // The receiver has the request and holds its answer: the attempt is in flight.
+    await waitFor(() => (receiver.received.length > 0 ? true : undefined));
+    const [delivery] = await s.store.deliveries.ofSubmission(id);
+    expect(delivery).toBeDefined();
+
+    const erased = await client(s.url)('DELETE', `/api/orgs/acme/forms/contact/submissions/${id}`);
+    expect(erased.status).toBe(204);
+    // The receiver answers 503 after its delay and the worker records the attempt: it must find
+    // its delivery gone and keep nothing.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await s.store.deliveries.attempts(delivery!.id)).toEqual([]);
+    expect(await s.store.deliveries.ofSubmission(id)).toEqual([]);
+  } finally {
+    await s.close();
+    await receiver.close();
+  }
+});
