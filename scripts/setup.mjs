@@ -2,8 +2,10 @@
 // `npm run setup`: install what is missing, then build. Idempotent and fast when nothing changed.
 // Plain Node with no dependencies, because it runs before `npm ci` has filled node_modules.
 //
-//  1. Debian packages (Chromium, ffmpeg, fonts, PostgreSQL for the forms tests) through apt when absent and we are root;
-//     otherwise a message naming the packages and the variables that point elsewhere.
+//  1. Debian packages (Chromium, ffmpeg, fonts, PostgreSQL for the forms tests; with --test, as
+//     `npm test` runs it, podman and the rest of the container tests' tools) through apt when
+//     absent and we are root; otherwise a message naming the packages and the variables that
+//     point elsewhere.
 //  2. npm dependencies from the lockfile, re-installed only when a manifest or the lockfile changed.
 //  3. The build (tsc -b and the web assets), incremental.
 //  4. The `havn` command linked into node_modules/.bin (docs/setup.md#the-havn-command).
@@ -37,6 +39,19 @@ export const SYSTEM_PACKAGES = [
   'poppler-utils',
 ];
 
+/**
+ * Debian packages only `npm test` needs (`setup.mjs --test`): podman and what the container tests
+ * drive with it, and systemd-analyze for the units (docs/deploy.md#how-the-images-are-tested).
+ */
+export const TEST_PACKAGES = [
+  'podman',
+  'runc',
+  'catatonit',
+  'podman-compose',
+  'debootstrap',
+  'systemd',
+];
+
 /** Which of `packages` dpkg does not list as installed; null where there is no dpkg. */
 export function missingDebianPackages(packages) {
   const r = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Status}\\n', ...packages], {
@@ -59,8 +74,8 @@ function run(cmd, args, options = {}) {
   }
 }
 
-function installSystemPackages() {
-  const missing = missingDebianPackages(SYSTEM_PACKAGES);
+function installSystemPackages(packages) {
+  const missing = missingDebianPackages(packages);
   if (missing === null) {
     say('not a Debian system; make sure Chromium and ffmpeg are installed and set');
     say('CHROMIUM_PATH and FFMPEG_PATH if they are not on the usual paths.');
@@ -136,7 +151,9 @@ export function linkCli(base = root) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    installSystemPackages();
+    installSystemPackages(
+      process.argv.includes('--test') ? [...SYSTEM_PACKAGES, ...TEST_PACKAGES] : SYSTEM_PACKAGES,
+    );
     installNpmPackages();
     build();
     linkCli();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { linkCli, missingDebianPackages, SYSTEM_PACKAGES } from './setup.mjs';
+import { linkCli, missingDebianPackages, SYSTEM_PACKAGES, TEST_PACKAGES } from './setup.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -16,8 +16,8 @@ describe('setup', () => {
     ]);
   });
 
-  it('leaves nothing the services need uninstalled after setup ran', () => {
-    expect(missingDebianPackages(SYSTEM_PACKAGES)).toEqual([]);
+  it('leaves nothing the services and the tests need uninstalled after setup --test ran', () => {
+    expect(missingDebianPackages([...SYSTEM_PACKAGES, ...TEST_PACKAGES])).toEqual([]);
   });
 
   it('puts havn on PATH: node_modules/.bin/havn runs the built CLI', () => {

@@ -39,10 +39,7 @@ export async function composeServer(options: {
     },
   });
   const runtime = BrowserRuntime.detect(config.chromiumPath, config.browserUids);
-  log.info(
-    { sandbox: runtime.sandbox, ownUids: runtime.switchesUser },
-    runtime.sandbox ? "browsers run in Chromium's sandbox" : 'browsers run without a sandbox',
-  );
+  logSandbox(log, runtime);
   const browser = new WarmBrowser({
     runtime,
     proxyUrl: proxy.url,
@@ -71,4 +68,23 @@ export async function composeServer(options: {
       await pool?.end();
     },
   });
+}
+
+/**
+ * Says at start which sandbox browsers got (docs/render.md#browser-processes): Chromium's own,
+ * through user namespaces (Debian ships no setuid helper), or none, and why, since an operator
+ * can usually fix the why (docs/deploy.md#chromium-sandbox).
+ */
+function logSandbox(log: Logger, runtime: BrowserRuntime): void {
+  const fields = { sandbox: runtime.sandbox, ownUids: runtime.switchesUser };
+  if (runtime.sandbox) {
+    log.info(fields, "browsers run in Chromium's sandbox (user namespaces)");
+  } else if (process.getuid?.() === 0 && !runtime.switchesUser) {
+    log.warn(fields, 'browsers run without a sandbox: they run as root (BROWSER_UIDS=off)');
+  } else {
+    log.warn(
+      fields,
+      'browsers run without a sandbox: this process cannot create user namespaces (in a container, the seccomp profile may refuse them; see docs/deploy.md#chromium-sandbox)',
+    );
+  }
 }
