@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
@@ -7,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ComposeProject, logLines, waitHealthy } from './containers/compose.js';
 import { ensureBaseImage } from './containers/debian-base.js';
 import { kubePlay } from './containers/kube.js';
-import { buildImage, IMAGES, podman, run } from './containers/podman.js';
+import { buildImage, IMAGES, podman, root, run } from './containers/podman.js';
 
 // The images, compose.yaml and the Kubernetes manifests, run here as an operator would
 // (docs/deploy.md#how-the-images-are-tested): podman builds both images from the Containerfile on a
@@ -57,7 +60,7 @@ beforeAll(async () => {
   render = await compose.container('render');
   forms = await compose.container('forms');
   await Promise.all([waitHealthy(render), waitHealthy(forms)]);
-}, 1_500_000);
+}, 3_000_000);
 
 afterAll(async () => {
   await compose.down();
@@ -100,6 +103,58 @@ describe('compose up', () => {
       expect(config.Labels['org.opencontainers.image.licenses']).toBe('MIT');
       expect(config.Labels['org.opencontainers.image.version']).toMatch(/^\d+\.\d+\.\d+/);
       expect(config.Labels['org.opencontainers.image.source']).toMatch(/^https:\/\//);
+    }
+  });
+});
+
+describe('docker run', () => {
+  test('under a seccomp profile that refuses user namespaces, render says it has no sandbox and still serves', async () => {
+    // Docker's default profile refuses unshare without CAP_SYS_ADMIN; this is the shipped profile
+    // with that one call taken out (docs/deploy.md#chromium-sandbox).
+    const profile = JSON.parse(
+      readFileSync(join(root, 'deploy', 'seccomp', 'chromium.json'), 'utf8'),
+    ) as { syscalls: { names: string[] }[] };
+    for (const rule of profile.syscalls) rule.names = rule.names.filter((n) => n !== 'unshare');
+    const dir = mkdtempSync(join(tmpdir(), 'havn-seccomp-'));
+    const file = join(dir, 'no-userns.json');
+    writeFileSync(file, JSON.stringify(profile));
+    const name = 'havn-ct-no-userns';
+    const port = await freePort();
+    await run('podman', ['rm', '-f', '-v', name]);
+    try {
+      await podman([
+        'run',
+        '-d',
+        '--name',
+        name,
+        '--read-only',
+        '--cap-drop',
+        'ALL',
+        '--security-opt',
+        `seccomp=${file}`,
+        '-e',
+        `BROWSER_API_TOKEN=${token.render}`,
+        '-p',
+        `127.0.0.1:${port}:3000`,
+        IMAGES.render,
+      ]);
+      await waitHealthy(name);
+      const log = await logLines(name);
+      expect(log.find((l) => l.msg?.startsWith('browsers run'))).toMatchObject({
+        level: 40,
+        msg: expect.stringContaining(
+          'browsers run without a sandbox: this process cannot create user namespaces',
+        ) as string,
+      });
+      const res = await fetch(`http://127.0.0.1:${port}/v1/render`, {
+        method: 'POST',
+        headers: { ...renderAuth(), 'content-type': 'application/json' },
+        body: JSON.stringify({ html: '<p>no sandbox</p>' }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await run('podman', ['rm', '-f', '-v', '-t', '30', name]);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
@@ -250,17 +305,45 @@ describe('restart and stop', () => {
   });
 });
 
+/** Polls `url` until it answers 200, as a readiness probe would. */
+async function answers(url: string, deadlineMs = 120_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  let last = '';
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+      last = `${res.status} ${await res.text()}`;
+    } catch (err) {
+      last = String(err);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} never answered 200 (last: ${last})`);
+}
+
 describe('Kubernetes manifests', () => {
-  test('podman kube play runs them and both answer their health probes', async () => {
-    const pods = await kubePlay({
-      BROWSER_API_TOKEN: token.render,
-      FORM_ADMIN_TOKEN: token.forms,
-    });
+  test('podman kube play runs them: both answer their probe paths, non-root on a read-only root', async () => {
+    const pods = await kubePlay(
+      { BROWSER_API_TOKEN: token.render, FORM_ADMIN_TOKEN: token.forms },
+      () => freePort(),
+    );
     try {
       await Promise.all([
-        pods.probe('havn-render', '/healthz'),
-        pods.probe('havn-forms', '/api/health'),
+        answers(pods.url('havn-render', '/healthz')),
+        answers(pods.url('havn-forms', '/api/health')),
       ]);
+      for (const container of ['havn-render-pod-0-render', 'havn-forms-pod-0-forms']) {
+        expect(await podman(['exec', container, 'id', '-u'])).toBe('10001');
+        expect(
+          await podman(['inspect', '--format', '{{.HostConfig.ReadonlyRootfs}}', container]),
+        ).toBe('true');
+      }
+      // The token came from the Secret: without it the answer is 401.
+      const profiles = await fetch(pods.url('havn-render', '/v1/profiles'), {
+        headers: renderAuth(),
+      });
+      expect(profiles.status).toBe(200);
     } finally {
       await pods.down();
     }

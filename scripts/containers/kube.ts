@@ -4,77 +4,90 @@ import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { podman, root, run } from './podman.js';
 
-// deploy/kubernetes under `podman kube play` (docs/deploy.md#how-the-images-are-tested). podman
+// deploy/kubernetes under `podman kube play` (docs/deploy.md#how-the-images-are-tested). Podman
 // reads plain YAML, not a kustomization, so the resources the kustomization lists are played in
-// its order, with the Secret its generator would make from tokens.env.
+// its order. Podman 4.3's own ways, worked around here and only here:
+// - a Secret is read from podman's secret store, as a JSON map of key to base64 value, not from a
+//   Secret object: the test stores the tokens the kustomization's generator would put there;
+// - every containerPort is published on the same port of every host address: the test's copy pins
+//   each to a free loopback port (hostIP, hostPort), which Kubernetes would not publish at all.
 
 export const KUBE_DIR = join(root, 'deploy', 'kubernetes');
 
+type Doc = Record<string, unknown>;
+
 /** Every object of the resources deploy/kubernetes/kustomization.yaml lists, in its order. */
-export function manifests(): Record<string, unknown>[] {
-  const kustomization = parseAllDocuments(
-    readFileSync(join(KUBE_DIR, 'kustomization.yaml'), 'utf8'),
-  )[0]?.toJS() as { resources: string[] };
-  return kustomization.resources.flatMap((file) =>
-    parseAllDocuments(readFileSync(join(KUBE_DIR, file), 'utf8')).map(
-      (d) => d.toJS() as Record<string, unknown>,
-    ),
-  );
+export function manifests(): Doc[] {
+  const read = (file: string) =>
+    parseAllDocuments(readFileSync(join(KUBE_DIR, file), 'utf8')).map((d) => d.toJS() as Doc);
+  const [kustomization] = read('kustomization.yaml') as { resources: string[] }[];
+  return (kustomization?.resources ?? []).flatMap(read);
+}
+
+interface Container {
+  ports?: { containerPort: number; hostPort?: number; hostIP?: string }[];
+}
+
+function containersOf(doc: Doc): Container[] {
+  if (doc.kind !== 'Deployment') return [];
+  const spec = doc.spec as { template: { spec: { containers: Container[] } } };
+  return spec.template.spec.containers;
 }
 
 export interface PlayedPods {
-  /** Waits until the Deployment's container answers 2xx on `path` (its probes' path and port). */
-  probe(deployment: string, path: string, deadlineMs?: number): Promise<void>;
-  /** The pods and the volumes their claims made, gone. */
+  /** The host address of a Deployment's first container port. */
+  url(deployment: string, path: string): string;
+  /** The pods, the secret and the volumes their claims made, gone. */
   down(): Promise<void>;
 }
 
-async function containerOf(deployment: string): Promise<string | undefined> {
-  const out = await podman(['ps', '--format', '{{.Names}}\t{{.PodName}}\t{{.IsInfra}}']);
-  return out
-    .split('\n')
-    .map((l) => l.split('\t'))
-    .find(([, pod, infra]) => pod?.startsWith(`${deployment}-pod`) && infra !== 'true')?.[0];
-}
-
-/** Plays the manifests with `secrets` as the havn-tokens Secret. */
-export async function kubePlay(secrets: Record<string, string>): Promise<PlayedPods> {
+/** Plays the manifests with `secrets` as the havn-tokens Secret; `freePort` picks host ports. */
+export async function kubePlay(
+  secrets: Record<string, string>,
+  freePort: () => Promise<number>,
+): Promise<PlayedPods> {
   const docs = manifests();
-  const secret = {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name: 'havn-tokens' },
-    type: 'Opaque',
-    stringData: secrets,
-  };
+  const hostPorts = new Map<string, number>();
+  for (const doc of docs) {
+    for (const container of containersOf(doc)) {
+      for (const port of container.ports ?? []) {
+        port.hostIP = '127.0.0.1';
+        port.hostPort = await freePort();
+        const name = (doc.metadata as { name: string }).name;
+        if (!hostPorts.has(name)) hostPorts.set(name, port.hostPort);
+      }
+    }
+  }
   const claims = docs
     .filter((d) => d.kind === 'PersistentVolumeClaim')
     .map((d) => (d.metadata as { name: string }).name);
   const dir = mkdtempSync(join(tmpdir(), 'havn-kube-'));
   const file = join(dir, 'havn.yaml');
-  writeFileSync(file, [secret, ...docs].map((d) => stringify(d)).join('---\n'));
+  writeFileSync(file, docs.map((d) => stringify(d)).join('---\n'));
+  const secretFile = join(dir, 'havn-tokens.json');
+  writeFileSync(
+    secretFile,
+    JSON.stringify(
+      Object.fromEntries(
+        Object.entries(secrets).map(([k, v]) => [k, Buffer.from(v).toString('base64')]),
+      ),
+    ),
+    { mode: 0o600 },
+  );
   const remove = async () => {
     await run('podman', ['kube', 'down', file], { timeoutMs: 120_000 });
     await run('podman', ['secret', 'rm', 'havn-tokens']);
     for (const claim of claims) await run('podman', ['volume', 'rm', '-f', claim]);
   };
-  // What a run that was killed half-way left behind.
+  // Whatever a run that was killed half-way left behind.
   await remove();
+  await podman(['secret', 'create', 'havn-tokens', secretFile]);
   await podman(['kube', 'play', file], { timeoutMs: 300_000 });
   return {
-    async probe(deployment, path, deadlineMs = 120_000) {
-      const until = Date.now() + deadlineMs;
-      let last = '';
-      while (Date.now() < until) {
-        const container = await containerOf(deployment);
-        if (container) {
-          const r = await run('podman', ['exec', container, 'node', '/app/healthcheck.mjs', path]);
-          if (r.code === 0) return;
-          last = `${r.stdout}${r.stderr}`;
-        }
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-      throw new Error(`${deployment} never answered ${path}: ${last}`);
+    url(deployment, path) {
+      const port = hostPorts.get(deployment);
+      if (port === undefined) throw new Error(`no Deployment ${deployment} with a port`);
+      return `http://127.0.0.1:${port}${path}`;
     },
     async down() {
       await remove();

@@ -122,6 +122,6 @@ export async function buildImage(target: keyof typeof IMAGES): Promise<void> {
       IMAGES[target],
       '.',
     ],
-    { timeoutMs: 900_000 },
+    { timeoutMs: 2_400_000 },
   );
 }
