@@ -27,16 +27,22 @@ export interface UidRange {
   last: number;
 }
 
-/** Can a process under `uid` (or this process's own) make a user namespace? */
+/**
+ * What Chromium's namespace sandbox does first, tried the same way: a user namespace with a PID
+ * and a network namespace, then chroot inside it. A container's seccomp profile may allow the
+ * namespaces but refuse chroot to a container without CAP_SYS_CHROOT (Docker's and Podman's
+ * defaults do), and then the browser would fail at its first launch instead of running without
+ * the sandbox (docs/deploy.md#chromium-sandbox).
+ */
+const SANDBOX_PROBE = 'unshare --user --map-root-user --pid --net --fork chroot / true'.split(' ');
+
+/** Can a process under `uid` (or this process's own) make the namespaces Chromium's sandbox needs? */
 function userNamespacesWork(uid: number | undefined): boolean {
-  const probe =
-    uid === undefined
-      ? spawnSync('unshare', ['--user', 'true'], { stdio: 'ignore', timeout: 5000 })
-      : spawnSync(
-          'setpriv',
-          [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', 'unshare', '--user', 'true'],
-          { stdio: 'ignore', timeout: 5000 },
-        );
+  const asUid = uid === undefined ? [] : [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups'];
+  const probe = spawnSync('setpriv', [...asUid, ...SANDBOX_PROBE], {
+    stdio: 'ignore',
+    timeout: 5000,
+  });
   return probe.status === 0;
 }
 
