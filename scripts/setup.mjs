@@ -37,6 +37,9 @@ export const SYSTEM_PACKAGES = [
   'postgresql',
   'qpdf',
   'poppler-utils',
+  // The load balancer in front of two render instances (render's cluster tests and
+  // scripts/render-two-instances.ts).
+  'nginx',
 ];
 
 /**

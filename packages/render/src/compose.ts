@@ -1,8 +1,10 @@
+import type pg from 'pg';
 import type { Logger } from '@havn/shared';
 import { startArtifactSweeper } from './artifacts/artifact-sweeper.js';
 import { CappedArtifactStore } from './artifacts/capped-artifact-store.js';
 import { openArtifactStore } from './artifacts/open-artifact-store.js';
 import { BrowserRuntime } from './browser/browser-runtime.js';
+import { Cluster } from './cluster/cluster.js';
 import { openClusterDatabase } from './cluster/database.js';
 import { WarmBrowser } from './browser/warm-browser.js';
 import type { RenderConfig } from './config.js';
@@ -27,7 +29,14 @@ export async function composeServer(options: {
   const { config, log } = options;
   const metrics = new RenderMetrics();
   // docs/render.md#several-instances: DATABASE_URL puts the instance in a cluster.
-  const pool = config.cluster && (await openClusterDatabase(config.cluster.databaseUrl));
+  let pool: pg.Pool | undefined;
+  let cluster: Cluster | undefined;
+  if (config.cluster) {
+    pool = await openClusterDatabase(config.cluster.databaseUrl);
+    cluster = new Cluster(pool, config.cluster, config.maxSessions, log);
+    // Every series names the instance it came from, so one Prometheus job can scrape them all.
+    metrics.registry.setDefaultLabels({ instance: cluster.name });
+  }
   const artifacts = await openArtifactStore(config, pool);
   const store = new CappedArtifactStore(artifacts.store, config.artifactMaxBytes);
   const sweeper = startArtifactSweeper({ store, ttlMs: config.artifactTtlMs, log });
@@ -63,6 +72,7 @@ export async function composeServer(options: {
     sweeper,
     extensions: options.extensions ?? [],
     version: options.version ?? '0.0.0',
+    cluster,
     closeLast: async () => {
       artifacts.close();
       await pool?.end();

@@ -23,14 +23,10 @@ const { version } = JSON.parse(
 const config = configOrExit('render', () => loadConfig(process.env));
 await checkPortOrExit('render', config.port, config.host);
 
-const app = await composeServer({
-  config,
-  log,
-  version,
-  extensions: [sessionsExtension()],
-  warmUp: true,
-});
+const sessions = sessionsExtension();
+const app = await composeServer({ config, log, version, extensions: [sessions], warmUp: true });
 await listenOrExit('render', app, config.port, config.host);
 if (config.allowAnonymous) log.warn('ALLOW_ANONYMOUS=1: every route is open without a token');
 
-closeOnSignals(app, log);
+// docs/render.md#several-instances: a cluster member drains before it closes.
+closeOnSignals(app, log, () => sessions.drain());

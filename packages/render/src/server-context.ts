@@ -5,6 +5,7 @@ import type { HostPolicy, Logger } from '@havn/shared';
 import type { ArtifactStore } from './artifacts/artifact-store.js';
 import type { AuthSettings } from './auth.js';
 import type { BrowserRuntime } from './browser/browser-runtime.js';
+import type { Cluster } from './cluster/cluster.js';
 import type { RenderConfig } from './config.js';
 import type { GuardProxy } from './netguard/guard-proxy.js';
 import type { RenderMetrics } from './services/render-metrics.js';
@@ -42,6 +43,8 @@ export interface ServerContext {
   auth: AuthSettings;
   metrics: RenderMetrics;
   version: string;
+  /** Membership of a cluster (docs/render.md#several-instances); undefined for one process. */
+  cluster: Cluster | undefined;
 }
 
 /** An extension registered by buildServer after the core routes, e.g. browser sessions. */
@@ -49,6 +52,8 @@ export interface ServerExtension {
   register(app: App, ctx: ServerContext): Promise<void> | void;
   /** Live sessions, for GET /healthz; 0 when absent. */
   sessionCount?: () => number;
+  /** Called on SIGTERM before the service closes (a cluster member lets its sessions finish). */
+  drain?: () => Promise<void>;
   /** Called from onClose, after the routes stop taking requests. */
   close?: () => Promise<void>;
 }

@@ -5,6 +5,7 @@ import type { ArtifactStore } from './artifacts/artifact-store.js';
 import type { Sweeper } from './artifacts/artifact-sweeper.js';
 import { isAuthorized, type AuthSettings } from './auth.js';
 import type { BrowserRuntime } from './browser/browser-runtime.js';
+import type { Cluster } from './cluster/cluster.js';
 import type { WarmBrowser } from './browser/warm-browser.js';
 import type { RenderConfig } from './config.js';
 import type { GuardProxy } from './netguard/guard-proxy.js';
@@ -37,6 +38,8 @@ export interface ServerDeps {
   /** Registered after the core routes (browser sessions). */
   extensions?: readonly ServerExtension[];
   version?: string;
+  /** Membership of a cluster (docs/render.md#several-instances); joined once the server listens. */
+  cluster?: Cluster | undefined;
   /** Closes what the composition root opened besides these (the cluster's database); runs last. */
   closeLast?: () => Promise<void>;
 }
@@ -128,13 +131,25 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     auth,
     metrics,
     version,
+    cluster: deps.cluster,
   };
 
-  healthRoutes(app, {
-    version,
-    queue,
-    sessionCount: () => extensions.reduce((n, e) => n + (e.sessionCount?.() ?? 0), 0),
-  });
+  const sessionCount = () => extensions.reduce((n, e) => n + (e.sessionCount?.() ?? 0), 0);
+  healthRoutes(app, { version, queue, sessionCount, cluster: deps.cluster });
+  const { cluster } = deps;
+  if (cluster) {
+    cluster.reportLoad(() => ({
+      sessions: sessionCount(),
+      rendersInFlight: queue.inFlight,
+      rendersQueued: queue.queued,
+    }));
+    app.addHook('onListen', async () => {
+      const address = app.server.address();
+      if (typeof address === 'object' && address) {
+        await cluster.join({ host: config.host, port: address.port });
+      }
+    });
+  }
   homeRoutes(app, { version, publicBaseUrl: config.publicBaseUrl });
   profilesRoutes(app);
   renderRoutes(app, service, config);
@@ -151,6 +166,9 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     for (const extension of extensions) await extension.close?.();
     await deps.browser.close();
     await deps.proxy.close();
+    await deps.cluster?.leave().catch((err: unknown) => {
+      log.warn({ code: (err as { code?: string }).code }, 'leaving the cluster failed');
+    });
     await deps.closeLast?.();
   });
   return app;

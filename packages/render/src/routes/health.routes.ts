@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { Cluster } from '../cluster/cluster.js';
 import type { App } from '../server-context.js';
 import type { RenderQueue } from '../services/render-queue.js';
 
@@ -11,19 +12,59 @@ const Health = Type.Object({
     queued: Type.Integer({ description: 'Renders waiting for a slot: the figure to alert on.' }),
   }),
   uptimeSec: Type.Integer(),
+  cluster: Type.Optional(
+    Type.Object(
+      {
+        instances: Type.Array(
+          Type.Object({
+            name: Type.String({ description: 'INSTANCE_NAME; never its address.' }),
+            self: Type.Boolean({ description: 'The instance that answered.' }),
+            draining: Type.Boolean(),
+            sessions: Type.Integer(),
+            maxSessions: Type.Integer(),
+            renders: Type.Object({ inFlight: Type.Integer(), queued: Type.Integer() }),
+          }),
+        ),
+      },
+      { description: 'The live instances, as of their last heartbeat (several instances only).' },
+    ),
+  ),
 });
 
 /** GET /healthz (docs/render.md#get-healthz): unauthenticated. */
 export function healthRoutes(
   app: App,
-  opts: { version: string; queue: RenderQueue; sessionCount: () => number },
+  opts: {
+    version: string;
+    queue: RenderQueue;
+    sessionCount: () => number;
+    cluster?: Cluster | undefined;
+  },
 ): void {
   const started = Date.now();
-  app.get('/healthz', { config: { public: true }, schema: { response: { 200: Health } } }, () => ({
-    ok: true,
-    version: opts.version,
-    sessions: opts.sessionCount(),
-    renders: { inFlight: opts.queue.inFlight, queued: opts.queue.queued },
-    uptimeSec: Math.floor((Date.now() - started) / 1000),
-  }));
+  const { cluster } = opts;
+  app.get(
+    '/healthz',
+    { config: { public: true }, schema: { response: { 200: Health } } },
+    async () => ({
+      // The spec's fields are this instance's own.
+      ok: true,
+      version: opts.version,
+      sessions: opts.sessionCount(),
+      renders: { inFlight: opts.queue.inFlight, queued: opts.queue.queued },
+      uptimeSec: Math.floor((Date.now() - started) / 1000),
+      ...(cluster && {
+        cluster: {
+          instances: (await cluster.live()).map((i) => ({
+            name: i.name,
+            self: i.id === cluster.id,
+            draining: i.draining,
+            sessions: i.sessions,
+            maxSessions: i.maxSessions,
+            renders: i.renders,
+          })),
+        },
+      }),
+    }),
+  );
 }

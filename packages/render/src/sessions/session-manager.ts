@@ -86,6 +86,12 @@ export class SessionManager {
     return this.deps.config;
   }
 
+  /** A slot is free: closing and starting sessions hold theirs (docs/sessions.md#behaviour-in-detail). */
+  hasRoom(): boolean {
+    const used = this.sessions.size + this.closingSessions.size + this.starting;
+    return used < this.deps.config.maxSessions;
+  }
+
   /** Live sessions, for `sessions` in GET /healthz. */
   liveCount(): number {
     return this.sessions.size;
@@ -111,8 +117,7 @@ export class SessionManager {
     if (!this.accepting) throw new HttpError(503, 'the service is shutting down');
     const profile = this.deps.resolveProfile(input.profile);
     if (input.url !== undefined) await checkRenderUrl(input.url, this.deps.hostPolicy);
-    const used = this.sessions.size + this.closingSessions.size + this.starting;
-    if (used >= this.deps.config.maxSessions) {
+    if (!this.hasRoom()) {
       throw new HttpError(429, `MAX_SESSIONS (${this.deps.config.maxSessions}) reached`);
     }
     this.starting++;

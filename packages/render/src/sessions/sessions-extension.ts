@@ -1,5 +1,6 @@
 import { resolveProfile } from '../profiles.js';
 import type { ServerExtension } from '../server-context.js';
+import { ClusterRouting } from './cluster-routing.js';
 import { SessionManager, type SessionManagerDeps } from './session-manager.js';
 import { sessionRoutes } from './sessions.routes.js';
 
@@ -14,8 +15,10 @@ export type SessionsExtensionOverrides = Partial<
 
 export function sessionsExtension(
   overrides: SessionsExtensionOverrides = {},
-): ServerExtension & { manager(): SessionManager | undefined } {
+): ServerExtension & { manager(): SessionManager | undefined; drain(): Promise<void> } {
   let manager: SessionManager | undefined;
+  let drainTimeoutMs = 0;
+  let routing: ClusterRouting | undefined;
   return {
     register: async (app, ctx) => {
       const { config } = ctx;
@@ -47,9 +50,23 @@ export function sessionsExtension(
         navigationTimeoutMs: config.renderTimeoutMs,
         ...overrides,
       });
-      await app.register(sessionRoutes, { manager, publicBaseUrl: sessionConfig.publicBaseUrl });
+      if (ctx.cluster) {
+        routing = new ClusterRouting(ctx.cluster, manager, ctx.log);
+        drainTimeoutMs = ctx.cluster.config.drainTimeoutMs;
+      }
+      await app.register(sessionRoutes, {
+        manager,
+        publicBaseUrl: sessionConfig.publicBaseUrl,
+        routing,
+      });
     },
     sessionCount: () => manager?.liveCount() ?? 0,
+    // docs/render.md#several-instances: a draining member places new sessions on its peers and
+    // lets its own run up to DRAIN_TIMEOUT_MS; shutdown then closes what is left as DELETE does.
+    drain: async () => {
+      if (!routing || !manager) return;
+      await routing.drain(drainTimeoutMs);
+    },
     /** The manager, once registered (benchmarks reach a session's own DevTools socket through it). */
     manager: () => manager,
     // Normally done already by the plugin's preClose; harmless when repeated.

@@ -5,8 +5,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HttpError } from '@havn/shared';
 import { ArtifactDescriptor } from '../schemas/artifact.schema.js';
 import { CdpDoor } from './cdp-door.js';
+import type { ClusterRouting } from './cluster-routing.js';
 import { discoveryRoutes } from './discovery.routes.js';
-import type { Session } from './session.js';
+import type { Session, SessionDescriptor } from './session.js';
 import type { SessionManager } from './session-manager.js';
 import { liveRoutes } from './live/live.routes.js';
 import { doorUrl, liveViewUrl, presentedToken } from './session-urls.js';
@@ -27,10 +28,12 @@ export interface SessionRoutesOptions {
   manager: SessionManager;
   /** Scheme and host of `cdpUrl` (PUBLIC_BASE_URL); else the request's Host header. */
   publicBaseUrl?: string | undefined;
+  /** Several instances (docs/render.md#several-instances): forwarding, placement, the registry. */
+  routing?: ClusterRouting | undefined;
 }
 
 export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, options, done) => {
-  const { manager } = options;
+  const { manager, routing } = options;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const door = new CdpDoor({
     lookup: (id) => manager.get(id),
@@ -43,7 +46,11 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     }),
   });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    door.handleUpgrade(req, socket, head);
+    const local = () => {
+      door.handleUpgrade(req, socket, head);
+    };
+    if (routing) void routing.upgrade(req, socket, head, local);
+    else local();
   };
   app.server.on('upgrade', onUpgrade);
   // preClose runs before the server waits for its connections, and attached door sockets would hold
@@ -54,6 +61,13 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     app.server.off('upgrade', onUpgrade);
     door.close();
   });
+
+  // A session of another instance is served by its owner: forwarded before anything is read.
+  if (routing) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (await routing.route(request, reply)) return reply;
+    });
+  }
 
   // The service token on every session route. Discovery and the live view check for
   // themselves, because they also take the session's own token, the one a client was handed.
@@ -91,7 +105,18 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     '/v1/sessions',
     { schema: { body: CreateSessionBody, response: { 201: SessionDescriptorSchema } } },
     async (request, reply) => {
-      const { session, token } = await manager.create(request.body);
+      if (routing?.mustPlace(request)) return routing.place(request, reply);
+      let opened: Awaited<ReturnType<SessionManager['create']>>;
+      try {
+        opened = await manager.create(request.body);
+      } catch (err) {
+        // Full by a create that ran alongside: a peer may still have room.
+        const full = err instanceof HttpError && err.status === 429;
+        if (routing && full && !routing.fromPeer(request)) return routing.place(request, reply);
+        throw err;
+      }
+      const { session, token } = opened;
+      await routing?.opened(session, token);
       const cdpUrl = doorUrl(request, options.publicBaseUrl, session.id, token);
       const liveUrl = liveViewUrl(request, options.publicBaseUrl, session.id, token);
       const watchUrl = liveViewUrl(
@@ -109,7 +134,11 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     {
       schema: { response: { 200: Type.Object({ sessions: Type.Array(SessionDescriptorSchema) }) } },
     },
-    () => Promise.resolve({ sessions: manager.list().map((s) => s.describe()) }),
+    async () => ({
+      sessions: routing
+        ? ((await routing.list()) as SessionDescriptor[])
+        : manager.list().map((s) => s.describe()),
+    }),
   );
 
   // GET does not refresh the lease (docs/sessions.md#leases).
@@ -132,6 +161,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     async (request) => {
       const session = live(request.params.id);
       const artifacts = await manager.close(session);
+      await routing?.closed(session.id);
       return { id: session.id, artifacts };
     },
   );
@@ -145,7 +175,12 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
         response: { 200: ArtifactDescriptor },
       },
     },
-    async (request) => manager.screenshot(live(request.params.id), request.body),
+    async (request) => {
+      const session = live(request.params.id);
+      const artifact = await manager.screenshot(session, request.body);
+      await routing?.changed(session);
+      return artifact;
+    },
   );
 
   api.post(
@@ -157,10 +192,11 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
         response: { 200: SessionDescriptorSchema },
       },
     },
-    (request) => {
+    async (request) => {
       const session = live(request.params.id);
       manager.touch(session, request.body.ttlMs);
-      return Promise.resolve(session.describe());
+      await routing?.changed(session);
+      return session.describe();
     },
   );
 

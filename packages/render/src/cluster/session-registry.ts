@@ -1,0 +1,123 @@
+import { sha256Hex } from '@havn/shared';
+import { liveInstance, type Cluster } from './cluster.js';
+
+// The cluster's session registry (docs/render.md#several-instances): each live session's id, its
+// owner, the hash of its token, its lease and its descriptor, in PostgreSQL. Any instance finds
+// a session's owner here to forward to it, checks a session token against the hash where the
+// client presented it, and lists every session of the cluster. Owners write their sessions at
+// creation, at every change a client asks for, and at every heartbeat (frames, pages, attached
+// clients move on their own); a session whose owner stopped beating is no longer found.
+
+/** What the registry keeps of a session's descriptor. */
+export interface RegistryDescriptor {
+  id: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** A session of another live instance. */
+export interface RemoteSession {
+  id: string;
+  /** The owner's name (for logs and errors) and address (never shown to a client). */
+  owner: { id: string; name: string; url: string };
+  tokenHash: string;
+}
+
+interface RemoteRow {
+  id: string;
+  owner: string;
+  name: string;
+  url: string;
+  token_hash: string;
+}
+
+const REMOTE = `select s.id, s.owner, s.token_hash, i.name, i.url
+  from render_sessions s join render_instances i on i.id = s.owner
+  where ${liveInstance('i')}`;
+
+export class SessionRegistry {
+  constructor(private readonly cluster: Cluster) {}
+
+  get #pool() {
+    return this.cluster.pool;
+  }
+
+  /** A session this instance just opened; `token` is hashed, never stored. */
+  async add(descriptor: RegistryDescriptor, token: string): Promise<void> {
+    await this.#pool.query(
+      `insert into render_sessions (id, owner, token_hash, expires_at, descriptor)
+       values ($1, $2, $3, $4, $5)`,
+      [descriptor.id, this.cluster.id, sha256Hex(token), descriptor.expiresAt, descriptor],
+    );
+  }
+
+  async update(descriptor: RegistryDescriptor): Promise<void> {
+    await this.#pool.query(
+      'update render_sessions set expires_at = $3, descriptor = $4 where id = $1 and owner = $2',
+      [descriptor.id, this.cluster.id, descriptor.expiresAt, descriptor],
+    );
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.#pool.query('delete from render_sessions where id = $1 and owner = $2', [
+      id,
+      this.cluster.id,
+    ]);
+  }
+
+  /**
+   * At every heartbeat: this instance's sessions as they are now, the ones it closed since gone,
+   * and the sessions of instances that stopped beating removed.
+   */
+  async sync(local: readonly RegistryDescriptor[]): Promise<void> {
+    await this.#pool.query(
+      `update render_sessions s set expires_at = (d->>'expiresAt')::timestamptz, descriptor = d
+       from jsonb_array_elements($2::jsonb) d where s.id = d->>'id' and s.owner = $1`,
+      [this.cluster.id, JSON.stringify(local)],
+    );
+    await this.#pool.query('delete from render_sessions where owner = $1 and not (id = any($2))', [
+      this.cluster.id,
+      local.map((d) => d.id),
+    ]);
+    await this.#pool.query(
+      `delete from render_sessions s where not exists (
+         select 1 from render_instances i where i.id = s.owner and ${liveInstance('i')})`,
+    );
+  }
+
+  /** The session `id` of another live instance, or undefined. */
+  async remote(id: string): Promise<RemoteSession | undefined> {
+    const { rows } = await this.#pool.query<RemoteRow>(
+      `${REMOTE} and s.id = $1 and s.owner <> $2`,
+      [id, this.cluster.id],
+    );
+    return rows[0] && toRemote(rows[0]);
+  }
+
+  /** The session of another live instance whose own token is `token`, or undefined. */
+  async remoteByToken(token: string): Promise<RemoteSession | undefined> {
+    const { rows } = await this.#pool.query<RemoteRow>(
+      `${REMOTE} and s.token_hash = $1 and s.owner <> $2`,
+      [sha256Hex(token), this.cluster.id],
+    );
+    return rows[0] && toRemote(rows[0]);
+  }
+
+  /** Every session of every live instance, oldest first. */
+  async list(): Promise<unknown[]> {
+    const { rows } = await this.#pool.query<{ descriptor: unknown }>(
+      `select s.descriptor from render_sessions s join render_instances i on i.id = s.owner
+       where ${liveInstance('i')}
+       order by s.descriptor->>'createdAt', s.id`,
+    );
+    return rows.map((r) => r.descriptor);
+  }
+}
+
+function toRemote(row: RemoteRow): RemoteSession {
+  return {
+    id: row.id,
+    owner: { id: row.owner, name: row.name, url: row.url },
+    tokenHash: row.token_hash,
+  };
+}
