@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { S3ObjectStore } from '@havn/shared/object-store';
 import type { RenderConfig } from '../config.js';
 import { DirArtifactBytes, S3ArtifactBytes } from './artifact-bytes.js';
 import type { ArtifactStore } from './artifact-store.js';
@@ -23,6 +22,8 @@ export async function openArtifactStore(
   }
   const { objectStore, s3 } = config.cluster;
   if (objectStore) {
+    // Loaded only here: one process, or a cluster on a shared directory, never loads the AWS SDK.
+    const { S3ObjectStore } = await import('@havn/shared/object-store');
     const objects = new S3ObjectStore(objectStore, s3);
     const store = new PgArtifactStore({ pool, bytes: new S3ArtifactBytes(objects), ttlMs });
     return {

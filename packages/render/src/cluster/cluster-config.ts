@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { z } from 'zod';
-import { envInt, envUrl } from '@havn/shared';
-import { parseS3Url, type S3Location, type S3Settings } from '@havn/shared/object-store';
+import { envInt, envUrl, parseS3Url, type S3Location, type S3Settings } from '@havn/shared';
 
 // The variables of render on several instances (docs/render.md#several-instances),
 // parsed with the rest of render's environment in config.ts. Cluster mode is on exactly when

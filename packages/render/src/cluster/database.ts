@@ -37,7 +37,8 @@ create table if not exists render_sessions (
   owner text not null,
   token_hash text not null unique,
   expires_at timestamptz not null,
-  descriptor jsonb not null
+  descriptor jsonb not null,
+  registered_at timestamptz not null default now()
 );
 create index if not exists render_sessions_owner on render_sessions (owner);
 `;

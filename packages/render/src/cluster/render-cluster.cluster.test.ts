@@ -19,7 +19,8 @@ import { rawClient, type CdpMessage } from '../sessions/test-support/cdp-client.
 // round robin with no stickiness. The same scenario runs with the artifact bytes in a shared
 // ARTIFACT_DIR and in S3 (the s3rver stand-in: test-support/s3-stand-in.ts says why).
 
-const HEARTBEAT_MS = 500;
+// Two cores shared with other tests: a heartbeat that a loaded machine still keeps.
+const HEARTBEAT_MS = 1000;
 /** What a forwarded request carries: derived from the token every instance shares. */
 const CREDENTIAL = loadConfig({
   PATH: process.env.PATH,

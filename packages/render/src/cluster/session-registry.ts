@@ -42,12 +42,12 @@ export class SessionRegistry {
     return this.cluster.pool;
   }
 
-  /** A session this instance just opened; `token` is hashed, never stored. */
-  async add(descriptor: RegistryDescriptor, token: string): Promise<void> {
+  /** A session this instance just opened, with the hash of its token (never the token). */
+  async add(descriptor: RegistryDescriptor, tokenHash: string): Promise<void> {
     await this.#pool.query(
       `insert into render_sessions (id, owner, token_hash, expires_at, descriptor)
        values ($1, $2, $3, $4, $5)`,
-      [descriptor.id, this.cluster.id, sha256Hex(token), descriptor.expiresAt, descriptor],
+      [descriptor.id, this.cluster.id, tokenHash, descriptor.expiresAt, descriptor],
     );
   }
 
@@ -66,22 +66,32 @@ export class SessionRegistry {
   }
 
   /**
-   * At every heartbeat: this instance's sessions as they are now, the ones it closed since gone,
-   * and the sessions of instances that stopped beating removed.
+   * At every heartbeat: this instance's sessions as they are now (written again should a peer have
+   * taken this instance for dead meanwhile), the ones it closed since gone, and the sessions of
+   * instances silent for ten intervals removed (lookups stop finding them after three).
    */
-  async sync(local: readonly RegistryDescriptor[]): Promise<void> {
+  async sync(
+    local: readonly { descriptor: RegistryDescriptor; tokenHash: string }[],
+  ): Promise<void> {
     await this.#pool.query(
-      `update render_sessions s set expires_at = (d->>'expiresAt')::timestamptz, descriptor = d
-       from jsonb_array_elements($2::jsonb) d where s.id = d->>'id' and s.owner = $1`,
+      `insert into render_sessions (id, owner, token_hash, expires_at, descriptor)
+       select d->'descriptor'->>'id', $1, d->>'tokenHash',
+         (d->'descriptor'->>'expiresAt')::timestamptz, d->'descriptor'
+       from jsonb_array_elements($2::jsonb) d
+       on conflict (id) do update set expires_at = excluded.expires_at,
+         descriptor = excluded.descriptor
+       where render_sessions.owner = $1`,
       [this.cluster.id, JSON.stringify(local)],
     );
-    await this.#pool.query('delete from render_sessions where owner = $1 and not (id = any($2))', [
-      this.cluster.id,
-      local.map((d) => d.id),
-    ]);
+    // A row younger than a heartbeat may belong to a session opened since `local` was read.
     await this.#pool.query(
-      `delete from render_sessions s where not exists (
-         select 1 from render_instances i where i.id = s.owner and ${liveInstance('i')})`,
+      `delete from render_sessions where owner = $1 and not (id = any($2))
+         and registered_at < now() - $3 * interval '1 millisecond'`,
+      [this.cluster.id, local.map((s) => s.descriptor.id), this.cluster.config.heartbeatMs],
+    );
+    await this.#pool.query(
+      `delete from render_sessions s where not exists (select 1 from render_instances i
+         where i.id = s.owner and i.heartbeat_at > now() - (10 * i.heartbeat_ms) * interval '1 millisecond')`,
     );
   }
 

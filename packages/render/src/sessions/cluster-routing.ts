@@ -30,6 +30,8 @@ export class ClusterRouting {
   readonly registry: SessionRegistry;
   /** Requests a peer forwarded here: served locally, never forwarded again. */
   readonly #fromPeer = new WeakSet<IncomingMessage>();
+  /** The token hash of each session this instance owns, for the registry's heartbeat rows. */
+  readonly #tokenHashes = new Map<string, string>();
 
   constructor(
     private readonly cluster: Cluster,
@@ -37,7 +39,18 @@ export class ClusterRouting {
     private readonly log: Logger,
   ) {
     this.registry = new SessionRegistry(cluster);
-    cluster.onHeartbeat(() => this.registry.sync(manager.list().map((s) => s.describe())));
+    cluster.onHeartbeat(() => {
+      const live = manager.list();
+      for (const id of this.#tokenHashes.keys()) {
+        if (!manager.get(id)) this.#tokenHashes.delete(id);
+      }
+      return this.registry.sync(
+        live.flatMap((s) => {
+          const tokenHash = this.#tokenHashes.get(s.id);
+          return tokenHash === undefined ? [] : [{ descriptor: s.describe(), tokenHash }];
+        }),
+      );
+    });
   }
 
   fromPeer(request: FastifyRequest): boolean {
@@ -150,7 +163,9 @@ export class ClusterRouting {
 
   /** A new session's row, so that every instance finds it from the moment its creator answers. */
   async opened(session: Session, token: string): Promise<void> {
-    await this.registry.add(session.describe(), token);
+    const tokenHash = sha256Hex(token);
+    this.#tokenHashes.set(session.id, tokenHash);
+    await this.registry.add(session.describe(), tokenHash);
   }
 
   async changed(session: Session): Promise<void> {
@@ -158,6 +173,7 @@ export class ClusterRouting {
   }
 
   async closed(id: string): Promise<void> {
+    this.#tokenHashes.delete(id);
     await this.registry.remove(id);
   }
 

@@ -8,35 +8,11 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
+import type { S3Location, S3Settings } from '../s3-location.js';
 
 // Objects in S3-compatible storage, for whichever service keeps files there (render's artifact
 // bytes: docs/render.md#several-instances). Plain S3 REST through the AWS SDK: nothing
 // here depends on a particular server, so AWS S3, MinIO, Ceph RGW, R2 and the like all serve it.
-
-/** Where objects live: `s3://bucket/prefix`. */
-export interface S3Location {
-  bucket: string;
-  /** Key prefix, empty or ending in `/`. */
-  prefix: string;
-}
-
-/** The standard AWS_* settings; unset ones fall back to the SDK's own chain (instance roles). */
-export interface S3Settings {
-  /** AWS_ENDPOINT_URL: another S3-compatible service; addressing is then path-style. */
-  endpoint?: string | undefined;
-  /** AWS_REGION; `us-east-1` when unset. */
-  region?: string | undefined;
-  /** AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, both or neither. */
-  credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
-}
-
-/** `s3://bucket/prefix` → the location, or undefined when the text is not such a URL. */
-export function parseS3Url(text: string): S3Location | undefined {
-  const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(text);
-  if (!m?.[1]) return undefined;
-  const path = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
-  return { bucket: m[1], prefix: path === '' ? '' : `${path}/` };
-}
 
 /** One stored object as a listing reports it. */
 export interface StoredObject {
