@@ -11,11 +11,13 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
+import { PDFDocument } from 'pdf-lib';
 import { createLogger } from '@havn/shared';
 import { browserLaunchArgs } from '../packages/render/src/browser/launch-args.js';
 import { composeServer } from '../packages/render/src/compose.js';
 import { loadConfig } from '../packages/render/src/config.js';
+import { markdownExpression, pageCallExpression } from '../packages/render/src/browser/extract.js';
 import { builtInProfile } from '../packages/render/src/profiles.js';
 import { percentile, printSummary, printTable } from './lib/harness.js';
 
@@ -24,6 +26,7 @@ const MAX_CONCURRENCY = Math.max(2, availableParallelism());
 const RENDERS = Number(process.env['BENCH_RENDERS'] ?? 80);
 const WARMUP = 8;
 const ROUND = 10;
+const DOCS = Number(process.env['BENCH_DOCS'] ?? 20);
 const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium-headless-shell';
 
 // A page with some layout, text and vector graphics, like a typical card or receipt.
@@ -153,8 +156,8 @@ async function main(): Promise<void> {
   const desktop = builtInProfile('desktop');
   if (!desktop) throw new Error('no desktop profile');
   const barePage = pageUrl.replace('localhost', '127.0.0.1');
-  const bareJob = async () => {
-    // The same context settings the service uses for its default profile (`desktop`).
+  /** A fresh context with the service's default profile, the page loaded, `work` on it. */
+  const bare = async (work: (page: Page) => Promise<unknown>): Promise<void> => {
     const context = await browser.newContext({
       viewport: desktop.viewport,
       deviceScaleFactor: desktop.deviceScaleFactor,
@@ -167,11 +170,12 @@ async function main(): Promise<void> {
     try {
       const page = await context.newPage();
       await page.goto(barePage);
-      await page.screenshot({ type: 'png' });
+      await work(page);
     } finally {
       await context.close();
     }
   };
+  const bareJob = () => bare((page) => page.screenshot({ type: 'png' }));
   // Alternate short rounds of each subject so both see the same machine (it is shared and noisy).
   await load(WARMUP, MAX_CONCURRENCY, render);
   await load(WARMUP, MAX_CONCURRENCY, bareJob);
@@ -187,6 +191,7 @@ async function main(): Promise<void> {
     bareN.add(await load(ROUND, MAX_CONCURRENCY, bareJob));
   }
   clearInterval(sampler);
+  if (!process.env['BENCH_SKIP_DOCUMENTS']) await documents(base, pageUrl, bare);
   await new Promise<void>((resolve) => {
     child.once('message', () => {
       resolve();
@@ -218,6 +223,115 @@ async function main(): Promise<void> {
       `p50 overhead ${(service1.result.p50 - bare1.result.p50).toFixed(1)} ms at c=1 (goal < 15); ` +
       `peak RSS node+browser ${peakRss.toFixed(0)} MiB`,
   );
+}
+
+/**
+ * Documents and data (docs/benchmarks.md#render): /v1/markdown, /v1/scrape and a /v1/pdf/merge of
+ * 10 pages against a bare playwright-core loop doing the same work in the same Chromium (the same
+ * Readability and turndown script in the page, the same querySelectorAll reading, ten page.pdf
+ * merged with pdf-lib), and a PDF with a footer against a plain PDF, both through the service.
+ * Subjects alternate in rounds, as above.
+ */
+async function documents(
+  base: string,
+  pageUrl: string,
+  bare: (work: (page: Page) => Promise<unknown>) => Promise<void>,
+): Promise<void> {
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  const markdown = markdownExpression({ mode: 'article', max: 5 * 1024 * 1024 });
+  const scrape = pageCallExpression('scrape', {
+    elements: [{ selector: '.card div', limit: 100 }],
+    max: 5 * 1024 * 1024,
+  });
+  const bareMerge = async () => {
+    const pdfs: Buffer[] = [];
+    await load(10, MAX_CONCURRENCY, () =>
+      bare(async (page) => {
+        pdfs.push(await page.pdf({ format: 'A4', printBackground: true }));
+      }),
+    );
+    const out = await PDFDocument.create();
+    for (const pdf of pdfs) {
+      const source = await PDFDocument.load(pdf);
+      for (const p of await out.copyPages(source, source.getPageIndices())) out.addPage(p);
+    }
+    await out.save();
+  };
+  const pairs = [
+    {
+      name: '/v1/markdown',
+      service: () => post('/v1/markdown', { url: pageUrl }),
+      baseline: () => bare((page) => page.evaluate(markdown)),
+      concurrency: MAX_CONCURRENCY,
+    },
+    {
+      name: '/v1/scrape',
+      service: () => post('/v1/scrape', { url: pageUrl, elements: [{ selector: '.card div' }] }),
+      baseline: () => bare((page) => page.evaluate(scrape)),
+      concurrency: MAX_CONCURRENCY,
+    },
+    {
+      name: '/v1/pdf/merge of 10',
+      service: () =>
+        post('/v1/pdf/merge', { inputs: Array.from({ length: 10 }, () => ({ url: pageUrl })) }),
+      baseline: bareMerge,
+      concurrency: 1,
+    },
+    {
+      name: 'PDF with footer',
+      service: () =>
+        post('/v1/render', { url: pageUrl, format: 'pdf', pdf: { displayHeaderFooter: true } }),
+      // Here the baseline is the service's own plain PDF.
+      baseline: () => post('/v1/render', { url: pageUrl, format: 'pdf' }),
+      concurrency: MAX_CONCURRENCY,
+    },
+  ];
+  const rows = [];
+  const ratios: string[] = [];
+  for (const pair of pairs) {
+    const jobs = pair.concurrency === 1 ? Math.max(4, DOCS / 5) : DOCS;
+    const round = pair.concurrency === 1 ? 2 : ROUND;
+    await load(pair.concurrency, pair.concurrency, pair.service);
+    await load(pair.concurrency, pair.concurrency, pair.baseline);
+    const [service, baseline] = [new Tally(), new Tally()];
+    for (let done = 0; done < jobs; done += round) {
+      service.add(await load(round, pair.concurrency, pair.service));
+      baseline.add(await load(round, pair.concurrency, pair.baseline));
+    }
+    const [s, b] = [service.result, baseline.result];
+    const against = pair.name === 'PDF with footer' ? 'service plain PDF' : 'bare playwright';
+    rows.push(
+      {
+        subject: pair.name,
+        c: pair.concurrency,
+        'jobs/s': s.rps,
+        'p50 ms': s.p50,
+        'p95 ms': s.p95,
+      },
+      {
+        subject: `  ${against}`,
+        c: pair.concurrency,
+        'jobs/s': b.rps,
+        'p50 ms': b.p50,
+        'p95 ms': b.p95,
+      },
+    );
+    ratios.push(
+      pair.name === 'PDF with footer'
+        ? `footer PDF takes ${(b.rps / s.rps).toFixed(2)}× a plain PDF (goal ≤ 1.1)`
+        : `${pair.name} ${(s.rps / b.rps).toFixed(2)} of bare`,
+    );
+  }
+  printTable(`render documents: ${DOCS} jobs per subject (merges: ${Math.max(4, DOCS / 5)})`, rows);
+  printSummary('render documents', `${ratios.join('; ')} (goal ≥ 0.9 for markdown and scrape)`);
 }
 
 if (process.argv.includes('--serve')) await serve();

@@ -65,10 +65,19 @@ async function inIsolatedWorld<T>(page: Page, expression: string): Promise<T> {
   }
 }
 
-/** Calls one function of PAGE_LIB with `options` (JSON) and extra arguments (expressions). */
+/** The expression calling one function of PAGE_LIB with `options` and extra argument expressions. */
+export function pageCallExpression(fn: string, options: object, extra = ''): string {
+  return `${PAGE_LIB}.${fn}(${JSON.stringify(options)}${extra ? `,\n${extra}` : ''})`;
+}
+
+/** The markdown reading as one expression (the benchmark runs it in a bare page too). */
+export function markdownExpression(options: { mode: 'article' | 'full'; max: number }): string {
+  return pageCallExpression('markdown', options, markdownLibraries());
+}
+
+/** Calls one function of PAGE_LIB in the page's isolated world. */
 function call<T>(page: Page, fn: string, options: object, extra = ''): Promise<T> {
-  const args = JSON.stringify(options) + (extra ? `,\n${extra}` : '');
-  return inIsolatedWorld<T>(page, `${PAGE_LIB}.${fn}(${args})`);
+  return inIsolatedWorld<T>(page, pageCallExpression(fn, options, extra));
 }
 
 /** What every reading says of the page besides its content. */
@@ -152,5 +161,5 @@ export function readMarkdown(
   page: Page,
   options: { mode: 'article' | 'full'; max: number },
 ): Promise<PageMarkdown> {
-  return call(page, 'markdown', options, markdownLibraries());
+  return inIsolatedWorld(page, markdownExpression(options));
 }
