@@ -29,6 +29,24 @@ export interface ArtifactInput {
   body: Buffer | { path: string };
 }
 
+/** The descriptor of a new artifact `id` of `bytes` bytes made from `input` at `now` (epoch ms). */
+export function describeArtifact(
+  id: string,
+  input: ArtifactInput,
+  bytes: number,
+  now: number,
+): ArtifactDescriptor {
+  return {
+    id,
+    url: `/v1/artifacts/${id}`,
+    bytes,
+    contentType: input.contentType,
+    createdAt: new Date(now).toISOString(),
+    labels: { ...input.labels },
+    ...(input.session !== undefined && { session: input.session }),
+  };
+}
+
 export interface ArtifactQuery {
   session?: string | undefined;
   /** Every one of these labels, with these values. */

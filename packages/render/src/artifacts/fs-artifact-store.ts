@@ -6,6 +6,7 @@ import { ARTIFACT_ID, moveFile } from './artifact-bytes.js';
 import { decodeCursor, encodeCursor } from './artifact-cursor.js';
 import {
   ArtifactQueryError,
+  describeArtifact,
   type ArtifactDescriptor,
   type ArtifactInput,
   type ArtifactQuery,
@@ -42,15 +43,7 @@ export class FsArtifactStore implements ArtifactStore {
     const id = randomToken(16);
     const { bin, json } = this.#paths(id);
     const jsonTmp = join(this.#dir, `.${id}.json.tmp`);
-    const describe = (bytes: number): ArtifactDescriptor => ({
-      id,
-      url: `/v1/artifacts/${id}`,
-      bytes,
-      contentType: input.contentType,
-      createdAt: new Date(this.#now()).toISOString(),
-      labels: { ...input.labels },
-      ...(input.session !== undefined && { session: input.session }),
-    });
+    const describe = (bytes: number) => describeArtifact(id, input, bytes, this.#now());
     let descriptor: ArtifactDescriptor;
     if (Buffer.isBuffer(input.body)) {
       // The bytes go straight to their final name (invisible until the descriptor exists), in

@@ -5,6 +5,7 @@ import { ARTIFACT_ID, type ArtifactBytes } from './artifact-bytes.js';
 import { decodeCursor, encodeCursor } from './artifact-cursor.js';
 import {
   ArtifactQueryError,
+  describeArtifact,
   type ArtifactDescriptor,
   type ArtifactInput,
   type ArtifactQuery,
@@ -73,15 +74,7 @@ export class PgArtifactStore implements ArtifactStore {
   async put(input: ArtifactInput): Promise<ArtifactDescriptor> {
     const id = randomToken(16);
     const bytes = await this.#bytes.write(id, input.body, input.contentType);
-    const descriptor: ArtifactDescriptor = {
-      id,
-      url: `/v1/artifacts/${id}`,
-      bytes,
-      contentType: input.contentType,
-      createdAt: new Date(this.#now()).toISOString(),
-      labels: { ...input.labels },
-      ...(input.session !== undefined && { session: input.session }),
-    };
+    const descriptor = describeArtifact(id, input, bytes, this.#now());
     try {
       await this.#pool.query(
         `insert into render_artifacts (id, content_type, bytes, created_at, labels, session)
