@@ -42,11 +42,17 @@ export class SessionRegistry {
     return this.cluster.pool;
   }
 
-  /** A session this instance just opened, with the hash of its token (never the token). */
+  /**
+   * A session this instance just opened, with the hash of its token (never the token). A
+   * heartbeat's `sync` may have written it already, so the row is written as `sync` writes it.
+   */
   async add(descriptor: RegistryDescriptor, tokenHash: string): Promise<void> {
     await this.#pool.query(
       `insert into render_sessions (id, owner, token_hash, expires_at, descriptor)
-       values ($1, $2, $3, $4, $5)`,
+       values ($1, $2, $3, $4, $5)
+       on conflict (id) do update set expires_at = excluded.expires_at,
+         descriptor = excluded.descriptor
+       where render_sessions.owner = $2`,
       [descriptor.id, this.cluster.id, tokenHash, descriptor.expiresAt, descriptor],
     );
   }
