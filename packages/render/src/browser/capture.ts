@@ -9,6 +9,7 @@ import {
   NavigationError,
   PageCrashedError,
 } from './capture-errors.js';
+import { screenshotOnPaintedFrame } from './screenshot-retry.js';
 import { BrowserCrashedError, type WarmBrowser } from './warm-browser.js';
 
 // One capture in its own browser context: context → page → navigate or set content
@@ -256,7 +257,7 @@ export async function take(page: Page, job: CaptureJob, control: CaptureControl)
       throw new CaptureInputError('selector', `"${job.selector}" matches no element`);
     const box = await locator.first().boundingBox({ timeout: remaining(deadline) });
     if (box) checkPixels('selector', box.width, box.height, job, limits);
-    return locator.first().screenshot(shot);
+    return screenshotOnPaintedFrame(page, () => locator.first().screenshot(shot));
   }
   if (job.clip !== undefined) checkPixels('clip', job.clip.width, job.clip.height, job, limits);
   if (job.fullPage) {
@@ -265,11 +266,13 @@ export async function take(page: Page, job: CaptureJob, control: CaptureControl)
     );
     checkPixels('fullPage', Math.max(width, job.profile.viewport.width), height, job, limits);
   }
-  return page.screenshot({
-    ...shot,
-    fullPage: job.fullPage ?? false,
-    ...(job.clip !== undefined && { clip: job.clip }),
-  });
+  return screenshotOnPaintedFrame(page, () =>
+    page.screenshot({
+      ...shot,
+      fullPage: job.fullPage ?? false,
+      ...(job.clip !== undefined && { clip: job.clip }),
+    }),
+  );
 }
 
 /** Prints the page on the profile's paper with the request's print options. */

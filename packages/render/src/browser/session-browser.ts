@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, errors, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { profileContextOptions, type ContextProfile } from './profile-context.js';
+import { screenshotOnPaintedFrame } from './screenshot-retry.js';
 import {
   startPageScreencast,
   type ScreencastOptions,
@@ -270,9 +271,13 @@ export class SessionBrowser {
       await element.waitFor({ state: 'visible', timeout: options.timeoutMs });
       const box = await element.boundingBox({ timeout: options.timeoutMs });
       if (!box) throw Object.assign(new Error('element is not visible'), { name: 'TimeoutError' });
-      return page.screenshot({ ...shot, clip: box, fullPage: true });
+      return screenshotOnPaintedFrame(page, () =>
+        page.screenshot({ ...shot, clip: box, fullPage: true }),
+      );
     }
-    return page.screenshot({ ...shot, fullPage: options.fullPage ?? false });
+    return screenshotOnPaintedFrame(page, () =>
+      page.screenshot({ ...shot, fullPage: options.fullPage ?? false }),
+    );
   }
 
   /** A JPEG of the current page as it is now. */
