@@ -6,13 +6,24 @@ import puppeteer from 'puppeteer-core';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropTestDatabase } from '../../../../test-support/test-database.js';
-import { html, startFixtureServer, type FixtureServer } from '../test-support/fixture-server.js';
+import {
+  html,
+  startCanary,
+  startFixtureServer,
+  type Canary,
+  type FixtureServer,
+} from '../test-support/fixture-server.js';
 import { startBalancer, type Balancer } from '../test-support/nginx.js';
 import { startRenderInstance, type RenderInstance } from '../test-support/render-instances.js';
 import { startS3StandIn, type S3StandIn } from '../test-support/s3-stand-in.js';
 import { TEST_TOKEN } from '../test-support/service.js';
 import { loadConfig } from '../config.js';
-import { rawClient, type CdpMessage } from '../sessions/test-support/cdp-client.js';
+import { attachToPage, rawClient, type CdpMessage } from '../sessions/test-support/cdp-client.js';
+import {
+  privateSpellings,
+  REFUSED_COMMANDS,
+  REFUSED_URLS,
+} from '../sessions/test-support/door-corpus.js';
 
 // Render on several instances (docs/render.md#several-instances), as an operator runs it: two
 // real instances (processes of their own) on one PostgreSQL, behind nginx from Debian balancing
@@ -28,32 +39,21 @@ const CREDENTIAL = loadConfig({
   DATABASE_URL: 'postgres://render@db.test/havn',
 }).cluster!.credential;
 
-/**
- * The hardening corpus of docs/sessions.md#what-the-door-allows in brief: each must come back as
- * the owner's door's refusal, though it went in at the other instance.
- */
-const CORPUS: [string, Record<string, unknown>][] = [
-  ['Target.setRemoteLocations', { locations: [{ host: '127.0.0.1', port: 22 }] }],
-  ['Browser.getBrowserCommandLine', {}],
-  ['Tethering.bind', { port: 9222 }],
-  ['Target.openDevTools', { targetId: 'x' }],
-  ['Target.createBrowserContext', { proxyServer: 'direct://' }],
-  ['Target.createTarget', { url: 'file:///etc/passwd' }],
-  ['Target.createTarget', { url: 'http://10.0.0.5/' }],
-  ['DOM.setFileInputFiles', { files: ['/etc/passwd'], nodeId: 1 }],
-  ['Browser.setDownloadBehavior', { behavior: 'default' }],
-];
 const auth = { authorization: `Bearer ${TEST_TOKEN}` };
 
 let s3: S3StandIn;
 let fixture: FixtureServer;
+let canary: Canary;
 beforeAll(async () => {
   s3 = await startS3StandIn();
+  canary = await startCanary();
   fixture = await startFixtureServer({
     '/': html('<h1 id="t">Cluster page</h1>', '<title>Cluster page</title>'),
   });
 });
 afterAll(async () => {
+  expect(canary.connections()).toBe(0);
+  await canary.close();
   await fixture.close();
   await s3.close();
 });
@@ -152,6 +152,14 @@ describe.each(stores)('two render instances behind nginx, artifacts in $name', (
     // Both instances rendered (round robin), and every fetch, on either, answers the bytes.
     for (const instance of instances) {
       expect(instance.logs.some((l) => l.includes('"url":"/v1/render"'))).toBe(true);
+      // Each instance's metrics carry its name, so that a scrape of both adds up.
+      const metrics = await (await call(instance.base, '/metrics')).text();
+      expect(metrics).toMatch(
+        new RegExp(
+          `^havn_render_duration_seconds_count\\{[^}]*instance="${instance.name}"[^}]*\\} [1-9]`,
+          'm',
+        ),
+      );
     }
     for (const artifact of made) {
       for (let i = 0; i < 10; i++) {
@@ -173,28 +181,44 @@ describe.each(stores)('two render instances behind nginx, artifacts in $name', (
     const other = instances.find((i) => i !== owner)!;
     const viaOther = (url: string) => url.replace(`:${String(lb.port)}`, `:${String(other.port)}`);
 
-    // Puppeteer, then Playwright, through the non-owner: the door forwards byte for byte.
+    // Puppeteer, then Playwright, at the cdpUrl itself: the balancer takes one connection to each
+    // instance in turn, so one of them lands on the non-owner, whose door forwards byte for byte.
     const pup = await puppeteer.connect({
-      browserWSEndpoint: viaOther(session.cdpUrl),
+      browserWSEndpoint: session.cdpUrl,
       defaultViewport: null,
     });
     const [pupPage] = await pup.pages();
     expect(await pupPage!.title()).toBe('Cluster page');
-    await pup.disconnect();
-    const pw = await chromium.connectOverCDP(viaOther(session.cdpUrl));
+    const pw = await chromium.connectOverCDP(session.cdpUrl);
     const page = pw.contexts()[0]!.pages()[0]!;
     expect(await page.locator('#t').textContent()).toBe('Cluster page');
+    await other.waitForLog(/cdp door forwarded/);
+    await pup.disconnect();
     // The owner's door still judges every frame: a private address is refused.
     await expect(page.goto('http://10.0.0.5/')).rejects.toThrow(
       /havn: Page\.navigate: host 10\.0\.0\.5/,
     );
-    await other.waitForLog(/cdp door forwarded/);
+
+    // The whole hardening corpus, sent to the instance that does not own the session.
     const raw = await rawClient(viaOther(session.cdpUrl));
-    for (const [method, params] of CORPUS) {
+    const pageSession = await attachToPage(raw);
+    for (const [method, params, why] of REFUSED_COMMANDS) {
       const reply: CdpMessage = await raw.command(method, params);
       expect(reply.error?.code, method).toBe(-32000);
       expect(reply.error?.message, method).toMatch(/^havn: /);
+      expect(reply.error?.message, method).toMatch(why);
     }
+    for (const url of REFUSED_URLS) {
+      const navigated = await raw.command('Page.navigate', { url }, pageSession);
+      expect(navigated.error?.message, url).toMatch(/^havn: /);
+      const opened = await raw.command('Target.createTarget', { url });
+      expect(opened.error?.message, url).toMatch(/^havn: /);
+    }
+    // Refused by the door, or by the guard proxy behind the browser: either way nothing arrives.
+    for (const spelled of privateSpellings(canary.port)) {
+      await raw.command('Page.navigate', { url: `http://${spelled}/` }, pageSession);
+    }
+    expect(canary.connections()).toBe(0);
     expect((await raw.raw('{"id": 7, "method": ', 7)).error?.code).toBe(-32700);
     raw.close();
     // A client cannot pass for an instance: a forged credential is refused on both paths.
@@ -304,6 +328,14 @@ describe.each(stores)('two render instances behind nginx, artifacts in $name', (
     const session = (await json(res)) as unknown as Descriptor;
     const owner = ownerOf(session.id);
     const peer = instances.find((i) => i !== owner)!;
+    // An owner that accepts connections but never answers (stopped, swapping, partitioned): the
+    // peer answers 502 naming the instance, not its address, once its forward times out.
+    owner.child.kill('SIGSTOP');
+    const stalled = await call(peer.base, `/v1/sessions/${session.id}`);
+    expect(stalled.status).toBe(502);
+    expect(await json(stalled)).toEqual({
+      error: `the instance ${owner.name} that owns session ${session.id} did not answer`,
+    });
     await owner.stop('SIGKILL');
     const killedAt = Date.now();
     // At once: the owner refuses connections, so the session is gone.
