@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { createLogger } from '@havn/shared';
 import { composeServer } from '../packages/render/src/compose.js';
 import { loadConfig } from '../packages/render/src/config.js';
+import { LOOPBACK_ONLY } from '../packages/render/src/public-hosts.js';
 import { CdpDoor } from '../packages/render/src/sessions/cdp-door.js';
 import type { FrameJudge } from '../packages/render/src/sessions/cdp-frame-policy.js';
 import { sessionsExtension } from '../packages/render/src/sessions/sessions-extension.js';
@@ -69,6 +70,7 @@ async function serve(): Promise<void> {
     lookup: (id) => sessions.manager()?.get(id),
     isServiceToken: () => true,
     log: app.log,
+    hosts: LOOPBACK_ONLY,
     maxMessageBytes: config.cdpMaxMessageBytes,
     maxClientsPerSession: config.cdpMaxClients,
     judge: parseOnly,
@@ -77,6 +79,7 @@ async function serve(): Promise<void> {
     lookup: (id) => sessions.manager()?.get(id),
     isServiceToken: () => true,
     log: app.log,
+    hosts: LOOPBACK_ONLY,
     maxMessageBytes: config.cdpMaxMessageBytes,
     maxClientsPerSession: config.cdpMaxClients,
     pause: false,

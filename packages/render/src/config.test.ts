@@ -44,6 +44,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ PATH: process.env.PATH, ALLOW_ANONYMOUS: '1' }).allowAnonymous).toBe(true);
   });
 
+  it('reads ALLOWED_PUBLIC_HOSTS as lower-case names and refuses a URL or a port in it', () => {
+    expect(
+      loadConfig({ ...base, ALLOWED_PUBLIC_HOSTS: 'Render.Example.com, .corp.test' }),
+    ).toMatchObject({ allowedPublicHosts: ['render.example.com', '.corp.test'] });
+    expect(loadConfig(base).allowedPublicHosts).toEqual([]);
+    for (const bad of ['https://render.example.com', 'render.example.com:443', '*.example.com']) {
+      expect(() => loadConfig({ ...base, ALLOWED_PUBLIC_HOSTS: bad }), bad).toThrow(
+        /ALLOWED_PUBLIC_HOSTS must list host names/,
+      );
+    }
+  });
+
   it('names every bad variable at once', () => {
     let error: unknown;
     try {

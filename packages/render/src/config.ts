@@ -39,6 +39,8 @@ export interface RenderConfig {
   readonly sessionTtlMs: number;
   readonly sessionMaxTtlMs: number;
   readonly publicBaseUrl: string | undefined;
+  /** ALLOWED_PUBLIC_HOSTS: names the Host header may carry into URLs (docs/render.md#hosts-and-origins). */
+  readonly allowedPublicHosts: readonly string[];
   readonly ffmpegPath: string;
   /** QPDF_PATH: Debian's qpdf, which protects PDFs (docs/render.md#protection). */
   readonly qpdfPath: string;
@@ -63,6 +65,9 @@ export interface RenderConfig {
   /** Several instances on one database (docs/render.md#several-instances); else undefined. */
   readonly cluster: ClusterConfig | undefined;
 }
+
+// A host name, or `.name` for the name and its subdomains; no port, no scheme.
+const PUBLIC_HOST = /^\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
 const DEFAULT_BROWSER_UIDS = '64000-64999';
 
@@ -94,6 +99,7 @@ const shape = {
   SESSION_TTL_MS: envInt(300_000, 1000),
   SESSION_MAX_TTL_MS: envInt(3_600_000, 1000),
   PUBLIC_BASE_URL: envUrl(),
+  ALLOWED_PUBLIC_HOSTS: envList(),
   FFMPEG_PATH: envString(),
   QPDF_PATH: envString(),
   MAX_CONTENT_BYTES: envInt(5 * MiB, 1024, 100 * MiB),
@@ -166,6 +172,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     // One uid per session's browser, and one for the warm browser of renders.
     problems.push(`BROWSER_UIDS must hold at least MAX_SESSIONS + 1 (${e.MAX_SESSIONS + 1}) uids`);
   }
+  const badHost = e?.ALLOWED_PUBLIC_HOSTS.find((h) => !PUBLIC_HOST.test(h));
+  if (badHost !== undefined) {
+    problems.push(
+      `ALLOWED_PUBLIC_HOSTS must list host names such as render.example.com or .example.com (got ${JSON.stringify(badHost)})`,
+    );
+  }
   const cluster = clusterConfig(env, e, env.BROWSER_API_TOKEN || undefined, problems);
   if (problems.length > 0 || !e || !chromiumPath || !uids) throw new ConfigError(problems);
   return Object.freeze({
@@ -187,6 +199,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     sessionTtlMs: e.SESSION_TTL_MS,
     sessionMaxTtlMs: e.SESSION_MAX_TTL_MS,
     publicBaseUrl: e.PUBLIC_BASE_URL,
+    allowedPublicHosts: Object.freeze(e.ALLOWED_PUBLIC_HOSTS.map((h) => h.toLowerCase())),
     ffmpegPath: e.FFMPEG_PATH ?? 'ffmpeg',
     qpdfPath: e.QPDF_PATH ?? 'qpdf',
     maxContentBytes: e.MAX_CONTENT_BYTES,

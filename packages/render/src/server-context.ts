@@ -7,6 +7,7 @@ import type { AuthSettings } from './auth.js';
 import type { BrowserRuntime } from './browser/browser-runtime.js';
 import type { Cluster } from './cluster/cluster.js';
 import type { RenderConfig } from './config.js';
+import type { PublicHosts } from './public-hosts.js';
 import type { GuardProxy } from './netguard/guard-proxy.js';
 import type { RenderMetrics } from './services/render-metrics.js';
 
@@ -41,6 +42,8 @@ export interface ServerContext {
   runtime: BrowserRuntime;
   policy: HostPolicy;
   auth: AuthSettings;
+  /** The Host and Origin the service trusts (docs/render.md#hosts-and-origins). */
+  publicHosts: PublicHosts;
   metrics: RenderMetrics;
   version: string;
   /** Membership of a cluster (docs/render.md#several-instances); undefined for one process. */

@@ -4,6 +4,7 @@ import { installErrorHandler, redactUrl, type HostPolicy, type Logger } from '@h
 import type { ArtifactStore } from './artifacts/artifact-store.js';
 import type { Sweeper } from './artifacts/artifact-sweeper.js';
 import { isAuthorized, type AuthSettings } from './auth.js';
+import { hostRefusal, type PublicHosts } from './public-hosts.js';
 import type { BrowserRuntime } from './browser/browser-runtime.js';
 import type { Cluster } from './cluster/cluster.js';
 import type { WarmBrowser } from './browser/warm-browser.js';
@@ -71,6 +72,16 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     allowPrivate: config.allowPrivateNetwork,
   };
 
+  const publicHosts: PublicHosts = Object.freeze({
+    baseUrl: config.publicBaseUrl,
+    allowed: config.allowedPublicHosts,
+    refuseUntrusted: config.allowAnonymous,
+  });
+  // docs/render.md#hosts-and-origins: with no token to check, a rebound name is refused first.
+  app.addHook('onRequest', async (request, reply) => {
+    const refusal = hostRefusal(request.raw, publicHosts);
+    if (refusal !== undefined) await reply.code(403).send({ error: refusal });
+  });
   // docs/render.md#authentication: every route but /healthz needs the token; unknown routes answer
   // 404 either way.
   app.addHook('onRequest', async (request, reply) => {
@@ -129,6 +140,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     runtime: deps.runtime,
     policy,
     auth,
+    publicHosts,
     metrics,
     version,
     cluster: deps.cluster,
@@ -150,7 +162,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
       }
     });
   }
-  homeRoutes(app, { version, publicBaseUrl: config.publicBaseUrl });
+  homeRoutes(app, { version, publicHosts });
   profilesRoutes(app);
   renderRoutes(app, service, config);
   contentRoutes(app, service, new ContentService(service, config.maxContentBytes), config);

@@ -1,3 +1,4 @@
+import { publicOrigin, type PublicHosts } from '../public-hosts.js';
 import type { App } from '../server-context.js';
 
 const escapeHtml = (text: string) =>
@@ -8,10 +9,10 @@ const escapeHtml = (text: string) =>
  * in a browser: what the service is, where its documents are, and a request to paste. Public,
  * like /healthz, so it shows nothing a token guards and no secret.
  */
-export function homeRoutes(app: App, opts: { version: string; publicBaseUrl: string | undefined }) {
+export function homeRoutes(app: App, opts: { version: string; publicHosts: PublicHosts }) {
   app.get('/', { config: { public: true }, schema: { hide: true } }, (request, reply) => {
-    // The Host header is the client's to choose: it only ever reaches the page escaped.
-    const base = escapeHtml(opts.publicBaseUrl ?? `${request.protocol}://${request.host}`);
+    // The Host header is the client's to choose: trusted only as URLs are, and escaped.
+    const base = escapeHtml(publicOrigin(request.raw, opts.publicHosts, request.protocol));
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')

@@ -61,7 +61,6 @@ function upgrade(
         upgrade: 'websocket',
         'sec-websocket-version': '13',
         'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-        origin: 'https://evil.example',
       },
     });
     req.on('upgrade', (res, socket) => {
@@ -113,7 +112,7 @@ describe('refusals at the socket', () => {
     });
   });
 
-  it('accepts the session token and the service token, by GET or POST, whatever the Origin', async () => {
+  it('accepts the session token and the service token, by GET or POST, with no Origin or its own', async () => {
     const token = new URL(session.cdpUrl).searchParams.get('token')!;
     expect((await upgrade(`/v1/sessions/${session.id}/cdp?token=${token}`)).status).toBe(101);
     expect(
@@ -121,6 +120,27 @@ describe('refusals at the socket', () => {
     ).toBe(101);
     const bearer = { authorization: `Bearer ${token}` };
     expect((await upgrade(`/v1/sessions/${session.id}/cdp`, 'GET', bearer)).status).toBe(101);
+    // The live view's own page connects with the service's origin.
+    const own = { origin: t.baseUrl };
+    expect(
+      (await upgrade(`/v1/sessions/${session.id}/cdp?token=${token}`, 'GET', own)).status,
+    ).toBe(101);
+  });
+
+  it("refuses a browser's foreign Origin with 403, whatever the token", async () => {
+    const token = new URL(session.cdpUrl).searchParams.get('token')!;
+    const port = new URL(t.baseUrl).port;
+    for (const origin of [
+      'https://evil.example',
+      'null',
+      `http://localhost:${port}`, // another name for the service is another origin
+      `http://127.0.0.1:${Number(port) + 1}`,
+    ]) {
+      expect(
+        await upgrade(`/v1/sessions/${session.id}/cdp?token=${token}`, 'GET', { origin }),
+        origin,
+      ).toEqual({ status: 403, body: '' });
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { presentedToken } from '../auth.js';
+import { hostRefusal, originRefusal, type PublicHosts } from '../public-hosts.js';
 import {
   judgeClientFrame,
   judgeWatcherFrame,
@@ -48,6 +49,8 @@ export interface CdpDoorDeps {
   /** True when a token is the service token, or the service runs anonymous. */
   isServiceToken(token: string | undefined): boolean;
   log: FastifyBaseLogger;
+  /** The Host and browser Origins the door takes (docs/render.md#hosts-and-origins). */
+  hosts: PublicHosts;
   /** The largest client message the door reads whole (CDP_MAX_MESSAGE_BYTES); over it, 1009. */
   maxMessageBytes: number;
   /** Clients attached to one session at once (CDP_MAX_CLIENTS); one more is refused with 429. */
@@ -70,6 +73,7 @@ const DOOR_PATH =
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   426: 'Upgrade Required',
@@ -98,6 +102,13 @@ export class CdpDoor {
     socket.on('error', () => undefined);
     const url = new URL(req.url ?? '/', 'http://door.invalid');
     const match = DOOR_PATH.exec(url.pathname);
+    // A rebound name (anonymous mode) or another site's page: refused before any token is read.
+    const foreign = hostRefusal(req, this.deps.hosts) ?? originRefusal(req, this.deps.hosts);
+    if (match && foreign !== undefined) {
+      this.deps.log.info({ reason: foreign }, 'cdp door: upgrade refused');
+      refuse(socket, 403);
+      return;
+    }
     // `?token=` (as in `cdpUrl`), or a bearer header for clients that can send one.
     const admitted = this.admit(match?.[1], req.method, presentedToken(req));
     if (typeof admitted === 'number') {
@@ -152,7 +163,8 @@ export class CdpDoor {
     accept: string,
   ): Promise<void> {
     // No header of the client's is forwarded, Origin least of all: Chromium refuses foreign
-    // origins on its DevTools socket, and it only needs to see the service.
+    // origins on its DevTools socket, and it only needs to see the service (the Origin was
+    // judged in handleUpgrade).
     let upstream: { socket: Socket; head: Buffer };
     try {
       const endpoint =

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '@havn/shared';
+import type { PublicHosts } from '../public-hosts.js';
 import type { App } from '../server-context.js';
 import { isInternalUrl } from './cdp-targets.js';
 import type { Session } from './session.js';
@@ -50,16 +51,12 @@ export function tokenSession(
   throw new HttpError(401, 'missing or invalid token');
 }
 
-export function discoveryRoutes(
-  app: App,
-  manager: SessionManager,
-  publicBaseUrl: string | undefined,
-): void {
+export function discoveryRoutes(app: App, manager: SessionManager, hosts: PublicHosts): void {
   const version = async (request: FastifyRequest) => {
     const session = tokenSession(request, manager);
     const own = await session.browser.versionInfo();
     const token = session.doorToken();
-    return { ...own, webSocketDebuggerUrl: doorUrl(request, publicBaseUrl, session.id, token) };
+    return { ...own, webSocketDebuggerUrl: doorUrl(request, hosts, session.id, token) };
   };
   const list = async (request: FastifyRequest) => {
     const session = tokenSession(request, manager);
@@ -72,7 +69,7 @@ export function discoveryRoutes(
         title: t.title,
         url: t.url,
         description: t.description ?? '',
-        webSocketDebuggerUrl: doorUrl(request, publicBaseUrl, session.id, token, t.id),
+        webSocketDebuggerUrl: doorUrl(request, hosts, session.id, token, t.id),
       }));
   };
   const protocol = async (request: FastifyRequest) =>

@@ -7,8 +7,6 @@ export interface SessionConfig {
   ttlMs: number;
   /** Upper clamp on `ttlMs` at creation and touch (SESSION_MAX_TTL_MS). */
   maxTtlMs: number;
-  /** Scheme and host of `cdpUrl`; without it the request's Host header is used. */
-  publicBaseUrl: string | undefined;
   /** ffmpeg binary for stitching recordings; `ffmpeg` on PATH by default. */
   ffmpegPath: string;
   /** Viewport, scale and capture bounds, for profiles and for what clients send the browser. */

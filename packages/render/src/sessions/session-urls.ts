@@ -1,17 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import { presentedToken as tokenOf } from '../auth.js';
+import { publicOrigin, type PublicHosts } from '../public-hosts.js';
 
 // How a session is reached over HTTP: the token a request presents, and the door's URLs the
-// service hands out (docs/sessions.md#connecting-a-cdp-client).
+// service hands out (docs/sessions.md#connecting-a-cdp-client), on the scheme and host
+// docs/render.md#hosts-and-origins allows.
 
 /** A bearer header, or `?token=` for clients that cannot send one (read as auth.ts reads it). */
 export function presentedToken(request: FastifyRequest): string | undefined {
   return tokenOf(request.raw);
 }
 
-/** PUBLIC_BASE_URL, or the scheme and host the request came in on. */
-function origin(request: FastifyRequest, base: string | undefined): string {
-  return base ?? `${request.protocol}://${request.headers.host ?? request.hostname}`;
+function origin(request: FastifyRequest, hosts: PublicHosts): string {
+  return publicOrigin(request.raw, hosts, request.protocol);
 }
 
 /**
@@ -20,13 +21,13 @@ function origin(request: FastifyRequest, base: string | undefined): string {
  */
 export function doorUrl(
   request: FastifyRequest,
-  base: string | undefined,
+  hosts: PublicHosts,
   id: string,
   token: string,
   pageId?: string,
 ): string {
   const page = pageId === undefined ? '' : `/page/${pageId}`;
-  return `${origin(request, base).replace(/^http/, 'ws')}/v1/sessions/${id}/cdp${page}?token=${encodeURIComponent(token)}`;
+  return `${origin(request, hosts).replace(/^http/, 'ws')}/v1/sessions/${id}/cdp${page}?token=${encodeURIComponent(token)}`;
 }
 
 /**
@@ -35,9 +36,9 @@ export function doorUrl(
  */
 export function liveViewUrl(
   request: FastifyRequest,
-  base: string | undefined,
+  hosts: PublicHosts,
   id: string,
   token: string,
 ): string {
-  return `${origin(request, base)}/v1/sessions/${id}/live?token=${encodeURIComponent(token)}`;
+  return `${origin(request, hosts)}/v1/sessions/${id}/live?token=${encodeURIComponent(token)}`;
 }

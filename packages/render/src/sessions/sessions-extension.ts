@@ -27,7 +27,6 @@ export function sessionsExtension(
         // A default lease longer than the clamp would be clamped on every creation: clamp it once.
         ttlMs: Math.min(config.sessionTtlMs, config.sessionMaxTtlMs),
         maxTtlMs: config.sessionMaxTtlMs,
-        publicBaseUrl: config.publicBaseUrl,
         ffmpegPath: config.ffmpegPath,
         limits: config.captureLimits,
         maxMessageBytes: config.cdpMaxMessageBytes,
@@ -56,7 +55,7 @@ export function sessionsExtension(
       }
       await app.register(sessionRoutes, {
         manager,
-        publicBaseUrl: sessionConfig.publicBaseUrl,
+        publicHosts: ctx.publicHosts,
         routing,
       });
     },

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyPluginCallback } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HttpError } from '@havn/shared';
+import { LOOPBACK_ONLY, type PublicHosts } from '../public-hosts.js';
 import { ArtifactDescriptor } from '../schemas/artifact.schema.js';
 import { CdpDoor } from './cdp-door.js';
 import type { ClusterRouting } from './cluster-routing.js';
@@ -26,19 +27,21 @@ import { Type } from 'typebox';
 
 export interface SessionRoutesOptions {
   manager: SessionManager;
-  /** Scheme and host of `cdpUrl` (PUBLIC_BASE_URL); else the request's Host header. */
-  publicBaseUrl?: string | undefined;
+  /** Scheme and host of `cdpUrl` and the Origins the door takes; loopback only when absent. */
+  publicHosts?: PublicHosts | undefined;
   /** Several instances (docs/render.md#several-instances): forwarding, placement, the registry. */
   routing?: ClusterRouting | undefined;
 }
 
 export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, options, done) => {
   const { manager, routing } = options;
+  const hosts = options.publicHosts ?? LOOPBACK_ONLY;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const door = new CdpDoor({
     lookup: (id) => manager.get(id),
     isServiceToken: manager.isServiceToken,
     log: app.log,
+    hosts,
     maxMessageBytes: manager.config.maxMessageBytes,
     maxClientsPerSession: manager.config.maxClients,
     ...(manager.config.verdictTimeoutMs !== undefined && {
@@ -117,14 +120,9 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
       }
       const { session, token } = opened;
       await routing?.opened(session, token);
-      const cdpUrl = doorUrl(request, options.publicBaseUrl, session.id, token);
-      const liveUrl = liveViewUrl(request, options.publicBaseUrl, session.id, token);
-      const watchUrl = liveViewUrl(
-        request,
-        options.publicBaseUrl,
-        session.id,
-        session.watchToken(),
-      );
+      const cdpUrl = doorUrl(request, hosts, session.id, token);
+      const liveUrl = liveViewUrl(request, hosts, session.id, token);
+      const watchUrl = liveViewUrl(request, hosts, session.id, session.watchToken());
       return reply.code(201).send({ ...session.describe(), cdpUrl, liveUrl, watchUrl });
     },
   );
@@ -200,7 +198,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     },
   );
 
-  discoveryRoutes(app, manager, options.publicBaseUrl);
-  liveRoutes(app, manager);
+  discoveryRoutes(app, manager, hosts);
+  liveRoutes(app, manager, hosts);
   done();
 };

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { HttpError } from '@havn/shared';
+import { originRefusal, type PublicHosts } from '../../public-hosts.js';
 import { tokenSession } from '../discovery.routes.js';
 import { presentedToken } from '../session-urls.js';
 import type { SessionManager } from '../session-manager.js';
@@ -11,16 +13,23 @@ import { livePage } from './live-page.js';
 // into control by reading the page. The page goes through the door like any client.
 
 // The page runs only its own inline script and style, shows frames from data: URLs, and talks to
-// this service alone.
+// this service alone: `connect-src 'self'` covers the door's ws: and wss: on the page's own host.
 const CSP =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; " +
-  "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-export function liveRoutes(app: FastifyInstance, manager: SessionManager): void {
+export function liveRoutes(
+  app: FastifyInstance,
+  manager: SessionManager,
+  hosts: PublicHosts,
+): void {
   app.get(
     '/v1/sessions/:id/live',
     { config: { public: true, sessionToken: true } },
     (request, reply) => {
+      // Another site's page fetching the view (docs/render.md#hosts-and-origins).
+      const foreign = originRefusal(request.raw, hosts);
+      if (foreign !== undefined) throw new HttpError(403, foreign);
       const session = tokenSession(request, manager, 'watch');
       const query = request.query as { interactive?: unknown };
       const drives =

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachToPage, rawClient } from '../test-support/cdp-client.js';
@@ -111,5 +112,39 @@ describe('the live view', () => {
     }
     await t.api('DELETE', `/v1/sessions/${id}`);
     expect((await fetch(`${t.baseUrl}/v1/sessions/${id}/live?token=nope`)).status).toBe(401);
+  });
+
+  it("refuses another site's page: its WebSocket to the door and its fetch of the view", async () => {
+    const { id, cdpUrl, liveUrl } = (await t.api('POST', '/v1/sessions', { url: t.fixture.url }))
+      .body as { id: string; cdpUrl: string; liveUrl: string };
+    // The fixture server is another origin on loopback (another port, another name).
+    const foreign = await viewer.newPage();
+    await foreign.goto(t.fixture.url);
+    const outcome = await foreign.evaluate(
+      (url) =>
+        new Promise<string>((resolve) => {
+          const ws = new WebSocket(url);
+          ws.onopen = () => {
+            resolve('open');
+          };
+          ws.onclose = (event) => {
+            resolve(`closed ${String(event.code)}`);
+          };
+        }),
+      cdpUrl,
+    );
+    // 1006: the upgrade was refused (403), the browser never had a socket.
+    expect(outcome).toBe('closed 1006');
+    const viewStatus = await new Promise<number>((resolve, reject) => {
+      const req = request(liveUrl, { headers: { origin: t.fixture.url } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(viewStatus).toBe(403);
+    await foreign.close();
+    await t.api('DELETE', `/v1/sessions/${id}`);
   });
 });

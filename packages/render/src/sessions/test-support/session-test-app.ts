@@ -12,6 +12,7 @@ import { BrowserRuntime } from '../../browser/browser-runtime.js';
 import { DEFAULT_CAPTURE_LIMITS } from '../../capture-limits.js';
 import { formatValidationErrors } from '../../routes/validation-errors.js';
 import { GuardProxy } from '../../netguard/guard-proxy.js';
+import type { PublicHosts } from '../../public-hosts.js';
 import { jsonApi, type JsonApi } from '../../test-support/json-api.js';
 import { startFixtureServer, type TestServer } from './fixture-server.js';
 
@@ -91,6 +92,8 @@ export async function startSessionTestApp(
     /** DNS for the door's address checks, e.g. a slow DNS server on loopback. */
     resolve?: Resolver;
     verdictTimeoutMs?: number;
+    /** The Host and Origins the service trusts; loopback only by default. */
+    publicHosts?: PublicHosts;
   } = {},
 ): Promise<SessionTestApp> {
   const fixture = await startFixtureServer();
@@ -109,7 +112,6 @@ export async function startSessionTestApp(
       maxSessions: options.maxSessions ?? 4,
       ttlMs: options.ttlMs ?? 60_000,
       maxTtlMs: options.maxTtlMs ?? 120_000,
-      publicBaseUrl: undefined,
       ffmpegPath: '/usr/bin/ffmpeg',
       limits: DEFAULT_CAPTURE_LIMITS,
       maxMessageBytes: options.maxMessageBytes ?? 80 * 1024 * 1024,
@@ -142,7 +144,7 @@ export async function startSessionTestApp(
     schemaErrorFormatter: formatValidationErrors,
   });
   installErrorHandler(app);
-  await app.register(sessionRoutes, { manager });
+  await app.register(sessionRoutes, { manager, publicHosts: options.publicHosts });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
