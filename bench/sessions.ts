@@ -14,7 +14,6 @@ import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { WebSocket } from 'ws';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +24,7 @@ import { LOOPBACK_ONLY } from '../packages/render/src/public-hosts.js';
 import { CdpDoor } from '../packages/render/src/sessions/cdp-door.js';
 import type { FrameJudge } from '../packages/render/src/sessions/cdp-frame-policy.js';
 import { sessionsExtension } from '../packages/render/src/sessions/sessions-extension.js';
+import { countRoundTrips } from './lib/cdp-round-trips.js';
 import { percentile, printSummary, printTable } from './lib/harness.js';
 
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -253,40 +253,6 @@ async function measure(): Promise<void> {
   }
 
   // (b) round trips: the same page, through the door and directly.
-  async function open(url: string): Promise<{ ws: WebSocket; sessionId: string }> {
-    const ws = new WebSocket(url, { perMessageDeflate: false });
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve);
-      ws.once('error', reject);
-    });
-    const reply = (id: number) =>
-      new Promise<Record<string, unknown>>((resolve) => {
-        const on = (data: Buffer) => {
-          const msg = JSON.parse(data.toString()) as Record<string, unknown>;
-          if (msg['id'] === id) {
-            ws.off('message', on);
-            resolve(msg);
-          }
-        };
-        ws.on('message', on);
-      });
-    ws.send(JSON.stringify({ id: 1, method: 'Target.getTargets' }));
-    const targets = (await reply(1))['result'] as {
-      targetInfos: { targetId: string; type: string }[];
-    };
-    const page = targets.targetInfos.find((t) => t.type === 'page');
-    if (!page) throw new Error('no page target');
-    ws.send(
-      JSON.stringify({
-        id: 2,
-        method: 'Target.attachToTarget',
-        params: { targetId: page.targetId, flatten: true },
-      }),
-    );
-    const { sessionId } = (await reply(2))['result'] as { sessionId: string };
-    return { ws, sessionId };
-  }
-
   /** Runtime.evaluate('1') for `ms` with `window` commands in flight; round trips per second. */
   async function roundTrips(url: string, ms: number, window: number): Promise<number> {
     return (await timedRoundTrips(url, ms, window)).perSecond;
@@ -298,49 +264,6 @@ async function measure(): Promise<void> {
     const done = await countRoundTrips(url, ms, window);
     const after = await ask<{ cpu: number }>({ type: 'cpu' });
     return { perSecond: done / (ms / 1000), cpuPerTrip: (after.cpu - before.cpu) / done };
-  }
-
-  async function countRoundTrips(url: string, ms: number, window: number): Promise<number> {
-    const { ws, sessionId } = await open(url);
-    let next = 10;
-    let done = 0;
-    const deadline = performance.now() + ms;
-    await new Promise<void>((resolve, reject) => {
-      let inFlight = 0;
-      // A lost reply or a dropped socket must fail the run, not hang it.
-      const stalled = () => {
-        reject(new Error(`${url}: ${String(inFlight)} commands unanswered for 10 s`));
-      };
-      const watchdog = setTimeout(stalled, ms + 10_000);
-      const send = () => {
-        inFlight++;
-        ws.send(
-          JSON.stringify({
-            id: next++,
-            sessionId,
-            method: 'Runtime.evaluate',
-            params: { expression: '1' },
-          }),
-        );
-      };
-      ws.on('message', () => {
-        inFlight--;
-        done++;
-        watchdog.refresh();
-        if (performance.now() < deadline) send();
-        else if (inFlight === 0) {
-          clearTimeout(watchdog);
-          resolve();
-        }
-      });
-      ws.on('close', (code) => {
-        clearTimeout(watchdog);
-        reject(new Error(`${url}: closed (${String(code)}) with ${String(inFlight)} in flight`));
-      });
-      for (let i = 0; i < window; i++) send();
-    });
-    ws.close();
-    return done;
   }
 
   const created = await fetch(`${base}/v1/sessions`, { method: 'POST', headers, body: '{}' });
