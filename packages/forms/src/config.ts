@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   collectEnv,
@@ -10,6 +11,9 @@ import {
   envOneOf,
   envString,
   envUrl,
+  parseS3Url,
+  type S3Location,
+  type S3Settings,
 } from '@havn/shared';
 import { isMailbox, parseSmtpUrl, type SmtpConfig } from './smtp-config.js';
 
@@ -34,6 +38,22 @@ export interface FormsConfig {
   readonly logLevel: Level;
   /** SMTP_URL and SMTP_FROM; undefined turns email notices off (docs/forms.md#email-notices). */
   readonly smtp: SmtpConfig | undefined;
+  /** Where uploaded files' bytes live, and their limits (docs/forms.md#file-uploads). */
+  readonly uploads: UploadConfig;
+}
+
+/** docs/configuration.md#file-uploads. */
+export interface UploadConfig {
+  /** UPLOAD_STORE=s3://bucket/prefix; undefined keeps the bytes in `dir`. */
+  readonly s3: { location: S3Location; settings: S3Settings } | undefined;
+  /** UPLOAD_STORE as a directory, else `<USER_DATA_DIR>/uploads`; S3 uploads arrive here first. */
+  readonly dir: string;
+  /** UPLOAD_MAX_BYTES: the most one file may have, whatever a definition says. */
+  readonly maxBytes: number;
+  /** UPLOAD_MAX_TOTAL_BYTES: the most all files of one submission may have together. */
+  readonly maxTotalBytes: number;
+  /** UPLOAD_URL_TTL_SECONDS: how long a webhook's signed file URL works. */
+  readonly urlTtlSeconds: number;
 }
 
 /** The built web app, resolved from this file (src/ or dist/), never from the working directory. */
@@ -63,7 +83,64 @@ const shape = {
   LOG_LEVEL: envOneOf(levels, 'info'),
   SMTP_URL: envString(),
   SMTP_FROM: envString(),
+  UPLOAD_STORE: envString(),
+  UPLOAD_MAX_BYTES: envInt(10 * 1024 * 1024, 1, 2 ** 40),
+  UPLOAD_MAX_TOTAL_BYTES: envInt(25 * 1024 * 1024, 1, 2 ** 40),
+  UPLOAD_URL_TTL_SECONDS: envInt(86_400, 60, 30 * 86_400),
+  AWS_ENDPOINT_URL: envUrl(),
+  AWS_REGION: envString(),
+  AWS_ACCESS_KEY_ID: envString(),
+  AWS_SECRET_ACCESS_KEY: envString(),
 };
+
+/**
+ * UPLOAD_STORE: unset keeps files in `<USER_DATA_DIR>/uploads`; an absolute path keeps them
+ * there; `s3://bucket/prefix` in S3-compatible storage reached with the AWS_* variables.
+ */
+function uploadConfig(
+  e: NonNullable<ReturnType<typeof collectEnv<typeof shape>>['values']>,
+  userDataDir: string,
+  problems: string[],
+): UploadConfig {
+  const store = e.UPLOAD_STORE;
+  const local = join(userDataDir, 'uploads');
+  let s3: UploadConfig['s3'];
+  let dir = local;
+  if (store?.startsWith('s3:')) {
+    const location = parseS3Url(store);
+    if (!location) problems.push('UPLOAD_STORE must be s3://bucket/prefix or a directory path');
+    const [keyId, secret] = [e.AWS_ACCESS_KEY_ID, e.AWS_SECRET_ACCESS_KEY];
+    if ((keyId === undefined) !== (secret === undefined)) {
+      problems.push('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together');
+    }
+    if (location) {
+      s3 = {
+        location,
+        settings: {
+          endpoint: e.AWS_ENDPOINT_URL,
+          region: e.AWS_REGION,
+          credentials:
+            keyId !== undefined && secret !== undefined
+              ? { accessKeyId: keyId, secretAccessKey: secret }
+              : undefined,
+        },
+      };
+    }
+  } else if (store !== undefined) {
+    if (!isAbsolute(store)) problems.push('UPLOAD_STORE must be an absolute directory path or s3://bucket/prefix');
+    dir = store;
+  }
+  if (e.UPLOAD_MAX_TOTAL_BYTES < e.UPLOAD_MAX_BYTES) {
+    problems.push('UPLOAD_MAX_TOTAL_BYTES must be at least UPLOAD_MAX_BYTES');
+  }
+  return {
+    s3,
+    dir,
+    maxBytes: e.UPLOAD_MAX_BYTES,
+    maxTotalBytes: e.UPLOAD_MAX_TOTAL_BYTES,
+    urlTtlSeconds: e.UPLOAD_URL_TTL_SECONDS,
+  };
+}
 
 /**
  * DATABASE_URL: unset or `sqlite:` keeps the embedded SQLite store in USER_DATA_DIR; a
@@ -121,11 +198,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): F
   const { values: e, problems } = collectEnv(shape, env);
   const databaseUrl = postgresUrl(env.DATABASE_URL || undefined, problems);
   const smtp = smtpConfig(env.SMTP_URL || undefined, env.SMTP_FROM || undefined, problems);
-  if (problems.length > 0 || !e) throw new ConfigError(problems);
+  const userDataDir = e?.USER_DATA_DIR ?? './data/forms';
+  const uploads = e ? uploadConfig(e, userDataDir, problems) : undefined;
+  if (problems.length > 0 || !e || !uploads) throw new ConfigError(problems);
   return Object.freeze({
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
-    userDataDir: e.USER_DATA_DIR ?? './data/forms',
+    userDataDir,
     databaseUrl,
     webDir: e.WEB_DIR ?? defaultWebDir(),
     publicBaseUrl: e.PUBLIC_BASE_URL,
@@ -136,12 +215,19 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): F
     vapidSubject: e.VAPID_SUBJECT,
     logLevel: e.LOG_LEVEL,
     smtp,
+    uploads,
   });
 }
 
 /** A configuration for tests and embedding: defaults plus overrides. */
 export function configWith(overrides: Partial<FormsConfig>): FormsConfig {
-  return Object.freeze({ ...loadConfig({}), ...overrides });
+  const base = loadConfig({});
+  // Files live beside the database unless the overrides say otherwise.
+  const uploads =
+    overrides.userDataDir === undefined
+      ? base.uploads
+      : { ...base.uploads, dir: join(overrides.userDataDir, 'uploads') };
+  return Object.freeze({ ...base, uploads, ...overrides });
 }
 
 export function webDirReady(webDir: string): boolean {

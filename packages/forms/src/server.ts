@@ -7,10 +7,11 @@ import type { FormsConfig } from './config.js';
 import { createIdGenerator } from './ids.js';
 import { lazyRequestLogger } from './request-logger.js';
 import type { App, RouteDeps } from './routes/app.js';
+import { registerFileRoutes } from './routes/files.routes.js';
 import { registerFormRoutes } from './routes/forms.routes.js';
 import { documentRoute, registerOpenapiRoutes } from './routes/openapi.routes.js';
 import { registerOrgRoutes } from './routes/orgs.routes.js';
-import { registerPublicRoutes } from './routes/public.routes.js';
+import { INGEST_LIMIT, registerPublicRoutes } from './routes/public.routes.js';
 import { schemaErrorMessage } from './routes/schema-errors.js';
 import { registerPushRoutes } from './routes/push.routes.js';
 import { registerServiceRoutes } from './routes/service.routes.js';
@@ -40,7 +41,9 @@ import { SpamService } from './services/spam.service.js';
 import { SubmissionsService } from './services/submissions.service.js';
 import { TokensService } from './services/tokens.service.js';
 import type { VapidKeys } from './services/vapid-keys.js';
+import { FileLinks } from './services/uploads/file-links.js';
 import { WebhookLogService } from './services/webhook-log.service.js';
+import { openFileBytes } from './store/open-file-bytes.js';
 import type { Store } from './store/store.js';
 
 export interface ServerDeps {
@@ -83,6 +86,7 @@ function packageVersion(): string {
 export async function buildServer(deps: ServerDeps): Promise<App> {
   const { config, store } = deps;
   const now = deps.now ?? Date.now;
+  const files = await openFileBytes(config.uploads);
   const app: App = Fastify({
     loggerInstance: deps.log,
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
@@ -120,18 +124,24 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
 
   // docs/forms.md#plain-html-posts: the ingest route also takes a plain HTML form's body, kept as
   // its bytes and read on the writer thread like JSON; every other route answers it 415.
+  const notJson = () => new HttpError(415, 'body must be JSON (Content-Type: application/json)');
   app.addContentTypeParser(
-    ['application/x-www-form-urlencoded', 'multipart/form-data'],
+    'application/x-www-form-urlencoded',
     { parseAs: 'buffer' },
     (request, body, done) => {
       if (request.routeOptions.config.unparsedJson !== true) {
-        done(new HttpError(415, 'body must be JSON (Content-Type: application/json)'), undefined);
+        done(notJson(), undefined);
         return;
       }
       request.rawBody = body as Buffer;
       done(null, undefined);
     },
   );
+  // A multipart body may carry files (docs/forms.md#file-uploads): ingest reads it as it arrives
+  // from `request.raw`, with limits of its own, so it is not read here.
+  app.addContentTypeParser('multipart/form-data', (request, _payload, done) => {
+    done(request.routeOptions.config.unparsedJson === true ? null : notJson(), undefined);
+  });
 
   const outbound = new OutboundHttp(
     { allowPrivate: config.allowPrivateWebhooks, allowedHosts: [] },
@@ -203,15 +213,31 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   const newId = createIdGenerator(now);
   const orgs = new OrgsService(store.orgs, now);
   const tokens = new TokensService(store.orgs, newId, now);
+  const fileLinks = new FileLinks(store.settings, config.uploads.urlTtlSeconds, now);
   const routeDeps: RouteDeps = {
     webhookLog,
+    fileLinks,
     config,
     auth: new AuthService(store.orgs, config.adminToken),
     orgs,
     tokens,
     setup: new SetupService({ codes: store.setupCodes, orgStore: store.orgs, orgs, tokens, now }),
-    forms: new FormsService(store.forms, now),
-    publicForms: new PublicFormsService(store.forms, store.push, store.writer, spam),
+    forms: new FormsService(store.forms, now, config.uploads.maxBytes, files.bytes),
+    publicForms: new PublicFormsService(
+      store.forms,
+      store.push,
+      store.writer,
+      {
+        files: files.bytes,
+        limits: {
+          fieldsBytes: INGEST_LIMIT,
+          maxBytes: config.uploads.maxBytes,
+          maxTotalBytes: config.uploads.maxTotalBytes,
+        },
+        newId,
+      },
+      spam,
+    ),
     spam,
     submissions: new SubmissionsService(
       store.submissions,
@@ -221,6 +247,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
         worker.kick();
       },
       now,
+      files.bytes,
     ),
     exports: new ExportService(store.submissions, store.forms),
     push: new PushSubscriptionsService(store.push, config.allowPrivateWebhooks, newId, now),
@@ -249,6 +276,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   registerSetupRoutes(app, routeDeps);
   registerFormRoutes(app, routeDeps);
   registerSubmissionRoutes(app, routeDeps);
+  registerFileRoutes(app, routeDeps);
   registerWebhookRoutes(app, routeDeps);
   registerPushRoutes(app, routeDeps);
   registerSpamRoutes(app, routeDeps);
@@ -256,6 +284,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
 
   const sweeper = new RetentionSweeper(
     store.submissions,
+    files.bytes,
     deps.log,
     now,
     deps.retentionSweepMs ?? 3_600_000,
@@ -277,6 +306,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     outbound.close();
     email.close();
     await store.close();
+    files.close();
   });
   return app;
 }

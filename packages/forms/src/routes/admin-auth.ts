@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { HttpError } from '@havn/shared';
 import type { RouteDeps } from './app.js';
 
 const admin = Symbol('admin hook');
@@ -14,6 +15,28 @@ export function adminAuth(deps: Pick<RouteDeps, 'auth'>) {
     const org = (request.params as { org?: string }).org;
     if (org === undefined) return;
     await deps.auth.authorizeOrg(principal, org);
+  };
+  return Object.assign(hook, { [admin]: true });
+}
+
+/**
+ * The admin hook, or instead a signed link's check when the request carries one
+ * (docs/forms.md#file-uploads): `signed` answers whether the link is good.
+ */
+export function adminAuthOrSignedLink(
+  deps: Pick<RouteDeps, 'auth'>,
+  signed: (request: FastifyRequest, expires: string, signature: string) => Promise<boolean>,
+) {
+  const viaToken = adminAuth(deps);
+  const hook = async (request: FastifyRequest): Promise<void> => {
+    const { expires, signature } = request.query as { expires?: string; signature?: string };
+    if (expires === undefined && signature === undefined) {
+      await viaToken(request);
+      return;
+    }
+    if (!(await signed(request, expires ?? '', signature ?? ''))) {
+      throw new HttpError(403, 'this file link is not valid, or it has expired');
+    }
   };
   return Object.assign(hook, { [admin]: true });
 }

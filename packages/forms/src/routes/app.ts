@@ -19,6 +19,7 @@ import type { SetupService } from '../services/setup.service.js';
 import type { SpamService } from '../services/spam.service.js';
 import type { SubmissionsService } from '../services/submissions.service.js';
 import type { TokensService } from '../services/tokens.service.js';
+import type { FileLinks } from '../services/uploads/file-links.js';
 import type { VapidKeys } from '../services/vapid-keys.js';
 import type { WebhookLogService } from '../services/webhook-log.service.js';
 
@@ -45,6 +46,8 @@ export interface RouteDeps {
   exports: ExportService;
   push: PushSubscriptionsService;
   webhookLog: WebhookLogService;
+  /** Signed file links (docs/forms.md#file-uploads). */
+  fileLinks: FileLinks;
   spam: SpamService;
   setup: SetupService;
   vapid: VapidKeys;

@@ -12,7 +12,8 @@ const preflightSchema = {
   response: { 204: NoContent, ...errorAnswers(400, 403, 404) },
 };
 
-const ingestLimit = 256 * 1024; // docs/forms.md#public-no-token-gated-by-the-forms-allowedorigins
+/** docs/forms.md#public-no-token-gated-by-the-forms-allowedorigins; files come on top. */
+export const INGEST_LIMIT = 256 * 1024;
 
 /**
  * The public endpoints (the definition, ingest and a pow form's challenge), gated by the form's allowedOrigins with the exact-origin, credentialed
@@ -131,7 +132,7 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
   app.post(
     submissionsUrl,
     {
-      bodyLimit: ingestLimit,
+      bodyLimit: INGEST_LIMIT,
       config: { unparsedJson: true },
       // The body is read from its bytes (the document shows it: see the OpenAPI transform).
       schema: {
@@ -189,6 +190,7 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
         org,
         form,
         raw: request.rawBody ?? Buffer.alloc(0),
+        stream: bodyKind(contentType) === 'multipart' ? request.raw : undefined,
         contentType,
         origin: header('origin'),
         referer: header('referer'),
@@ -196,7 +198,9 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
         ip: request.ip,
         now: deps.now(),
       });
-      if (bodyKind(contentType) !== 'json') {
+      // A script sending a multipart body (the runtime's files) asks for JSON with Accept.
+      const wantsJson = request.headers.accept?.includes('application/json') === true;
+      if (bodyKind(contentType) !== 'json' && !wantsJson) {
         // docs/forms.md#plain-html-posts: the browser follows a 303 with a GET.
         const thanks = `${baseUrl(config, request)}/f/${encodeURIComponent(org)}/${encodeURIComponent(form.id)}/thanks`;
         return reply

@@ -16,6 +16,7 @@ export const questionTypes = [
   'choice',
   'date',
   'consent',
+  'file',
 ] as const;
 export type QuestionType = (typeof questionTypes)[number];
 
@@ -76,6 +77,21 @@ export const questionSchemas: Record<QuestionType, TSchema> = {
   }),
   date: question('date', { min: Type.Optional(isoDate), max: Type.Optional(isoDate) }),
   consent: question('consent', {}),
+  // docs/forms.md#file-uploads: the type is checked by the file's own bytes against `accept`.
+  file: question('file', {
+    accept: Type.Optional(
+      Type.Array(
+        Type.String({
+          maxLength: 100,
+          pattern: '^(\\.[A-Za-z0-9][A-Za-z0-9+-]{0,19}|[a-z]+/([a-z0-9][a-z0-9.+-]*|\\*))$',
+          description: 'a MIME type (image/png, image/*) or an extension (.pdf)',
+        }),
+        { maxItems: 50 },
+      ),
+    ),
+    maxBytes: Type.Optional(count(1, 2 ** 40)),
+    maxFiles: Type.Optional(count(1, 20)),
+  }),
 };
 
 const intro = Type.Object(

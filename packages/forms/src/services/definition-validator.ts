@@ -97,3 +97,20 @@ export function validateDefinition(value: unknown, prefix = ''): asserts value i
   const problem = logicProblem(value as { questions: Record<string, unknown>[]; pages?: unknown });
   if (problem) throw new HttpError(400, [prefix, problem].filter(Boolean).join('/'));
 }
+
+/**
+ * docs/forms.md#file-uploads: a `file` question's `maxBytes` may not exceed the server's
+ * UPLOAD_MAX_BYTES (`cap`); 400 naming the path otherwise.
+ */
+export function checkUploadCap(definition: object, cap: number, prefix = ''): void {
+  const { questions } = definition as { questions: Record<string, unknown>[] };
+  questions.forEach((q, i) => {
+    if (q.type === 'file' && typeof q.maxBytes === 'number' && q.maxBytes > cap) {
+      fail(
+        prefix,
+        `questions/${String(i)}/maxBytes`,
+        `must be at most ${String(cap)} (the server's UPLOAD_MAX_BYTES)`,
+      );
+    }
+  });
+}

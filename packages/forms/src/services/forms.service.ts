@@ -1,6 +1,7 @@
 import { HttpError } from '@havn/shared';
+import type { FileBytes } from '../store/file-bytes.js';
 import type { Form, FormListItem, FormStore } from '../store/forms.store.js';
-import { validateDefinition } from './definition-validator.js';
+import { checkUploadCap, validateDefinition } from './definition-validator.js';
 import { existingForm } from './existing-form.js';
 import { toFormPatch, toFormWrite, type FormBody } from './form-input.service.js';
 
@@ -18,6 +19,9 @@ export class FormsService {
   constructor(
     private readonly forms: FormStore,
     private readonly now: () => number,
+    /** UPLOAD_MAX_BYTES: no `file` question may allow more (docs/forms.md#file-uploads). */
+    private readonly uploadMaxBytes: number,
+    private readonly files: FileBytes,
   ) {}
 
   private iso(): string {
@@ -46,28 +50,34 @@ export class FormsService {
 
   /** PUT: replaces the form, creating it if need be. */
   replace(org: string, form: string, body: FormBody): Promise<Form> {
-    return this.forms.put(org, form, toFormWrite(form, body), this.iso());
+    const write = toFormWrite(form, body);
+    if (write.definition) checkUploadCap(write.definition, this.uploadMaxBytes, 'definition');
+    return this.forms.put(org, form, write, this.iso());
   }
 
   /** PATCH: only the fields the body names; 404 for a form that does not exist. */
   async patch(org: string, form: string, body: FormBody): Promise<Form> {
     const current = await this.get(org, form);
-    const patched = await this.forms.patch(org, form, toFormPatch(body, current), this.iso());
+    const patch = toFormPatch(body, current);
+    if (patch.definition) checkUploadCap(patch.definition, this.uploadMaxBytes, 'definition');
+    const patched = await this.forms.patch(org, form, patch, this.iso());
     if (!patched) throw new HttpError(404, `form ${org}/${form} not found`);
     return patched;
   }
 
   /** Deletes the form with its submissions and deliveries. */
   async remove(org: string, form: string): Promise<void> {
-    if (!(await this.forms.delete(org, form))) {
-      throw new HttpError(404, `form ${org}/${form} not found`);
-    }
+    const files = await this.forms.delete(org, form);
+    if (!files) throw new HttpError(404, `form ${org}/${form} not found`);
+    // After the commit, as erasure does (docs/forms.md#file-uploads).
+    await this.files.remove(files);
   }
 
   /** Stores a definition (validated); answers its version, unchanged when the definition is. */
   async putDefinition(org: string, form: string, definition: unknown): Promise<number> {
     await this.get(org, form);
     validateDefinition(definition);
+    checkUploadCap(definition, this.uploadMaxBytes);
     const version = await this.forms.putDefinition(org, form, definition, this.iso());
     if (version === undefined) throw new HttpError(404, `form ${org}/${form} not found`);
     return version;

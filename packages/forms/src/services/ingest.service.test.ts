@@ -43,6 +43,7 @@ test('the webhook body built from the stored row is byte for byte JSON.stringify
         arrayAnswers: ['tags'],
         notify: [],
         logic: null,
+        uploads: {},
       },
       raw,
       origin: 'https://site.test',

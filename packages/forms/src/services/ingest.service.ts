@@ -5,6 +5,7 @@ import { isAnswered, visibility } from '../logic/show-if.js';
 import type { IngestForm, IngestLogic } from '../store/forms.store.js';
 import type { IngestRequest, SubmissionWrite } from '../store/group-commit.js';
 import { WEBHOOK_PAYLOAD_FROM_SUBMISSION } from '../store/webhook-payload.js';
+import type { FileAnswer } from '../wire/submissions.js';
 
 /** An email delivery's stored payload: its mail is built from the submission row when sent. */
 const EMAIL_PAYLOAD_FROM_SUBMISSION = '';
@@ -159,29 +160,45 @@ export function parseUrlencodedBody(raw: Uint8Array, arrayAnswers: readonly stri
   return body;
 }
 
+/** Whether `value` is a file answer's list (only multipart ingest makes them). */
+export function isFileList(value: unknown): value is FileAnswer[] {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((f) => isRecord(f) && typeof f.id === 'string' && typeof f.sha256 === 'string')
+  );
+}
+
 /**
- * A multipart body's text fields as urlencoded text (docs/forms.md#plain-html-posts), read with
- * the platform's own multipart parser. A file part answers 415 naming its field: files are not
- * stored.
+ * The answers with the received files under their `file` questions. A `file` question is
+ * answered by file parts only: any other value for it is refused, so no answer can pose as a
+ * file that was never received.
  */
-export async function multipartFields(raw: Buffer, contentType: string): Promise<string> {
-  let fields: FormData;
-  try {
-    // Deprecated for servers because it buffers the whole body; this body is already buffered
-    // and capped at 256 KiB (the ingest limit), so no dependency is needed for it.
-    // eslint-disable-next-line @typescript-eslint/no-deprecated
-    fields = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
-  } catch {
-    throw new HttpError(400, 'body is not valid multipart/form-data');
-  }
-  const params = new URLSearchParams();
-  for (const [name, value] of fields) {
-    if (typeof value !== 'string') {
-      throw new HttpError(415, `${name} is a file; file uploads are not accepted`);
+function withFiles(given: Answers, request: IngestRequest): Answers {
+  for (const name of Object.keys(request.form.uploads)) {
+    const value = given.answers[name];
+    if (value !== undefined && value !== null && value !== '') {
+      throw new HttpError(400, `${name} is a file question: send its files as multipart/form-data`);
     }
-    params.append(name, value);
+    delete given.answers[name];
+    const files = request.files?.[name];
+    if (files) given.answers[name] = files;
   }
-  return params.toString();
+  return given;
+}
+
+/** The keys (`<submission>/<file>`) of the files the stored answers hold, hidden ones too. */
+function keptFiles(
+  answers: Record<string, unknown>,
+  submitFields: Record<string, unknown> | null,
+  submissionId: string,
+): string[] {
+  const hidden = submitFields?.hiddenAnswers;
+  const values = [
+    ...Object.values(answers),
+    ...(isRecord(hidden) ? Object.values(hidden) : []),
+  ];
+  return values.flatMap((v) => (isFileList(v) ? v.map((f) => `${submissionId}/${f.id}`) : []));
 }
 
 /** The rows of one submission as its request delivered it (the store's SubmissionBuilder). */
@@ -272,7 +289,7 @@ export function buildSubmissionWrite(
   parsed: unknown,
   newId: (prefix: string) => string,
 ): { id: string; write: SubmissionWrite } {
-  const given = parseAnswers(parsed, request.form.arrayAnswers);
+  const given = withFiles(parseAnswers(parsed, request.form.arrayAnswers), request);
   // docs/forms.md#spam: spam is stored, never refused, so a missing required answer does not
   // turn a bot's post into a 400 that tells it what to fill in.
   const spam = isSpam(given.submitFields) || request.pow === 'refused';
@@ -281,6 +298,7 @@ export function buildSubmissionWrite(
   // sending, not an answer, so it is not kept (the raw body still has it).
   if (request.pow !== undefined && submitFields) delete submitFields.altcha;
   const id = newId('sub');
+  const files = keptFiles(answers, submitFields, id);
   const receivedAt = new Date(request.now).toISOString();
   const { org, form, now } = request;
   const deliveries = spam
@@ -305,6 +323,7 @@ export function buildSubmissionWrite(
         ip: request.ip,
         body: request.raw,
         definitionVersion: form.definitionVersion,
+        files: files.length === 0 ? null : JSON.stringify(files),
       },
       deliveries,
     },

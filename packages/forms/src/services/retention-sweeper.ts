@@ -1,4 +1,5 @@
 import type { Logger } from '@havn/shared';
+import type { FileBytes } from '../store/file-bytes.js';
 import type { SubmissionStore } from '../store/submissions.store.js';
 
 /**
@@ -11,6 +12,8 @@ export class RetentionSweeper {
 
   constructor(
     private readonly submissions: SubmissionStore,
+    /** Their files go with them (docs/forms.md#file-uploads). */
+    private readonly files: FileBytes,
     private readonly log: Logger,
     private readonly now: () => number,
     private readonly intervalMs: number,
@@ -28,10 +31,12 @@ export class RetentionSweeper {
     if (this.running) return;
     this.running = this.submissions
       .sweepRetention(this.now())
+      .then(async ({ deleted, files }) => {
+        await this.files.remove(files);
+        if (deleted > 0) this.log.info({ deleted }, 'retention: old submissions deleted');
+      })
       .then(
-        (deleted) => {
-          if (deleted > 0) this.log.info({ deleted }, 'retention: old submissions deleted');
-        },
+        () => undefined,
         (err: unknown) => {
           this.log.error({ err }, 'retention: the sweep failed');
         },

@@ -3,6 +3,7 @@ import type { Condition, LogicDefinition } from '../logic/show-if.js';
 import { canonicalJson } from './canonical-json.js';
 import { eraseDeliveries } from './erase-deliveries.js';
 import { ReadCache } from './read-cache.js';
+import { fileKeys } from './submissions.store.js';
 import type { Database, FormTable, SpamProtection } from './schema.js';
 
 export interface Webhook {
@@ -35,6 +36,17 @@ export interface GateForm extends Form {
   arrayAnswers: readonly string[];
   /** What ingest applies of the current definition's rules; null when it has none. */
   logic: IngestLogic | null;
+  /** The `file` questions by logicalName, with their limits (docs/forms.md#file-uploads). */
+  uploads: Readonly<Record<string, UploadRule>>;
+}
+
+/** A `file` question's limits as the definition states them (docs/definition-format.md). */
+export interface UploadRule {
+  /** MIME types (`image/png`, `image/*`) and extensions (`.pdf`); empty takes any type. */
+  accept: string[];
+  /** null: the server's UPLOAD_MAX_BYTES. */
+  maxBytes: number | null;
+  maxFiles: number;
 }
 
 /**
@@ -52,7 +64,7 @@ export interface IngestLogic extends LogicDefinition {
 /** What ingest needs of the form (a plain object, so it can cross to the writer thread). */
 export type IngestForm = Pick<
   GateForm,
-  'id' | 'definitionVersion' | 'webhooks' | 'arrayAnswers' | 'notify' | 'logic'
+  'id' | 'definitionVersion' | 'webhooks' | 'arrayAnswers' | 'notify' | 'logic' | 'uploads'
 >;
 
 /** The rules of a stored definition that ingest applies, or null when there are none. */
@@ -95,6 +107,22 @@ function multipleChoiceNames(definition: Record<string, unknown>): string[] {
       ? [logicalName]
       : [];
   });
+}
+
+/** The definition's `file` questions and their limits. */
+function uploadRules(definition: Record<string, unknown>): Record<string, UploadRule> {
+  const questions = Array.isArray(definition.questions) ? (definition.questions as unknown[]) : [];
+  const rules: Record<string, UploadRule> = {};
+  for (const q of questions) {
+    const { type, logicalName, accept, maxBytes, maxFiles } = (q ?? {}) as Record<string, unknown>;
+    if (type !== 'file' || typeof logicalName !== 'string') continue;
+    rules[logicalName] = {
+      accept: Array.isArray(accept) ? (accept as string[]) : [],
+      maxBytes: typeof maxBytes === 'number' ? maxBytes : null,
+      maxFiles: typeof maxFiles === 'number' ? maxFiles : 1,
+    };
+  }
+  return rules;
 }
 
 export interface FormListItem {
@@ -173,7 +201,8 @@ export class FormStore {
           : await this.definition(orgSlug, id, form.definitionVersion);
       const arrayAnswers = current ? multipleChoiceNames(current.definition) : [];
       const logic = current ? ingestLogic(current.definition) : null;
-      return { ...form, arrayAnswers, logic };
+      const uploads = current ? uploadRules(current.definition) : {};
+      return { ...form, arrayAnswers, logic, uploads };
     });
   }
 
@@ -465,18 +494,20 @@ export class FormStore {
 
   /**
    * Deletes the form, its definitions, its answers and their deliveries
-   * (docs/forms.md#forms-and-definitions).
+   * (docs/forms.md#forms-and-definitions): the keys of its submissions' stored files (whose bytes
+   * the caller removes once this has committed), or undefined when there is no such form.
    */
-  async delete(orgSlug: string, id: string): Promise<boolean> {
+  async delete(orgSlug: string, id: string): Promise<string[] | undefined> {
     return this.invalidating(
       orgSlug,
       id,
       this.db.transaction().execute(async (trx) => {
         await eraseDeliveries(trx, { orgSlug, formId: id });
-        await trx
+        const submissions = await trx
           .deleteFrom('submissions')
           .where('orgSlug', '=', orgSlug)
           .where('formId', '=', id)
+          .returning('files')
           .execute();
         await trx
           .deleteFrom('definitions')
@@ -488,7 +519,7 @@ export class FormStore {
           .where('orgSlug', '=', orgSlug)
           .where('id', '=', id)
           .executeTakeFirst();
-        return r.numDeletedRows > 0n;
+        return r.numDeletedRows > 0n ? fileKeys(submissions) : undefined;
       }),
     );
   }

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import { createIdGenerator } from '../ids.js';
+import type { FileAnswer } from '../wire/submissions.js';
 import type { IngestForm } from './forms.store.js';
 import { groupInsert } from './postgres-group-insert.js';
 import { RECORD_COLUMNS } from './submissions.store.js';
@@ -26,6 +27,11 @@ export interface IngestRequest {
   urlencoded?: boolean;
   /** A multipart body's text fields as urlencoded text, read in place of the raw body. */
   formFields?: string;
+  /**
+   * The files received for `file` questions, already checked (docs/forms.md#file-uploads); only
+   * built on the event loop, never sent to the writer thread.
+   */
+  files?: Readonly<Record<string, FileAnswer[]>>;
   /**
    * A "pow" form's proof-of-work check, made before the write (docs/forms.md#spam): `refused`
    * stores the submission as spam; either way the solution is not kept in `submitFields`.
@@ -64,6 +70,7 @@ export class SubmissionRefused extends Error {
 const submissionColumns = [
   ...RECORD_COLUMNS,
   'body',
+  'files',
 ] as const satisfies readonly (keyof SubmissionTable)[];
 
 const deliveryColumns = [
@@ -322,6 +329,7 @@ export class GroupCommitWriter {
             arrayAnswers: [...r.form.arrayAnswers],
             logic: r.form.logic,
             notify: [...r.form.notify],
+            uploads: r.form.uploads,
           }) - 1;
         formIndex.set(r.form, form);
       }

@@ -279,6 +279,15 @@ function setupCodes(types: SqlTypes): Migration {
   };
 }
 
+// docs/forms.md#file-uploads: the keys of a submission's stored files, beside its answers.
+function submissionFiles(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('submissions').addColumn('files', 'text').execute();
+    },
+  };
+}
+
 export function migrationProvider(types: SqlTypes): MigrationProvider {
   return {
     getMigrations: () =>
@@ -291,6 +300,7 @@ export function migrationProvider(types: SqlTypes): MigrationProvider {
         '0005-notify': notify(),
         '0007-webhook-log': webhookLog(),
         '0008-setup-codes': setupCodes(types),
+        '0009-submission-files': submissionFiles(),
       }),
   };
 }

@@ -21,6 +21,7 @@ const submissionTypes = {
   ip: 'text',
   definitionVersion: 'int4',
   body: 'bytea',
+  files: 'text',
 } as const satisfies Record<keyof SubmissionTable, PgArrayType>;
 
 const deliveryTypes = {

@@ -65,6 +65,11 @@ export interface SubmissionTable {
   ip: string;
   body: Uint8Array;
   definitionVersion: number | null;
+  /**
+   * JSON array of the keys of the submission's stored files (docs/forms.md#file-uploads), so
+   * erasure finds their bytes without reading every answer; null when it has none.
+   */
+  files: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DeliveryTable {

@@ -89,6 +89,11 @@ export interface FeedQuery {
   before?: string;
 }
 
+/** The file keys the `files` column of these rows lists. */
+export function fileKeys(rows: readonly { files: string | null }[]): string[] {
+  return rows.flatMap((r) => (r.files === null ? [] : (JSON.parse(r.files) as string[])));
+}
+
 /** Reads of stored submissions; writes go through the GroupCommitWriter. */
 export class SubmissionStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -171,48 +176,64 @@ export class SubmissionStore {
 
   /**
    * Erases a submission with its outbox rows and their attempt log, in one transaction
-   * (docs/forms.md#submissions); false when there is no such submission.
+   * (docs/forms.md#submissions): the keys of its stored files (whose bytes the caller removes
+   * once this has committed), or undefined when there is no such submission.
    */
-  async delete(org: string, form: string, id: string): Promise<boolean> {
+  async delete(org: string, form: string, id: string): Promise<string[] | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const found = await trx
         .deleteFrom('submissions')
         .where('orgSlug', '=', org)
         .where('formId', '=', form)
         .where('id', '=', id)
+        .returning('files')
         .executeTakeFirst();
-      if (found.numDeletedRows === 0n) return false;
+      if (!found) return undefined;
       await eraseDeliveries(trx, { submissionId: id });
-      return true;
+      return fileKeys([found]);
     });
   }
 
   /**
    * Deletes, with their outbox rows and delivery logs, the submissions of every form that has a
    * retention, received more than its `retentionDays` before `now` (docs/forms.md#retention).
-   * The number deleted.
+   * The number deleted and the keys of their stored files (the caller removes those bytes).
    */
-  async sweepRetention(now: number): Promise<number> {
+  async sweepRetention(now: number): Promise<{ deleted: number; files: string[] }> {
     const forms = await this.db
       .selectFrom('forms')
       .select(['orgSlug', 'id', 'retentionDays'])
       .where('retentionDays', 'is not', null)
       .execute();
     let deleted = 0;
+    const files: string[] = [];
     for (const f of forms) {
       const cutoff = new Date(now - (f.retentionDays ?? 0) * 86_400_000).toISOString();
-      deleted += await this.db.transaction().execute(async (trx) => {
+      const rows = await this.db.transaction().execute(async (trx) => {
         await eraseDeliveries(trx, { orgSlug: f.orgSlug, formId: f.id, receivedBefore: cutoff });
-        const r = await trx
+        return trx
           .deleteFrom('submissions')
           .where('orgSlug', '=', f.orgSlug)
           .where('formId', '=', f.id)
           .where('receivedAt', '<', cutoff)
-          .executeTakeFirst();
-        return Number(r.numDeletedRows);
+          .returning('files')
+          .execute();
       });
+      deleted += rows.length;
+      files.push(...fileKeys(rows));
     }
-    return deleted;
+    return { deleted, files };
+  }
+
+  /** Of these submission ids, the ones that exist (the orphan-file sweep asks). */
+  async existing(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('submissions')
+      .select('id')
+      .where('id', 'in', [...ids])
+      .execute();
+    return new Set(rows.map((r) => r.id));
   }
 
   /**

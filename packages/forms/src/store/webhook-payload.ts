@@ -8,7 +8,7 @@ import type { SubmissionTable } from './schema.js';
 export const WEBHOOK_PAYLOAD_FROM_SUBMISSION = '';
 
 /** What webhookPayload reads of a stored submission (everything but the raw body). */
-export type WebhookSource = Omit<Selectable<SubmissionTable>, 'body'>;
+export type WebhookSource = Omit<Selectable<SubmissionTable>, 'body' | 'files'>;
 
 /**
  * The webhook body of a submission (docs/forms.md#webhooks): `{ type, timestamp, data }` with the full

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@havn/shared';
-import { configWith, type FormsConfig } from '../config.js';
+import { configWith, type FormsConfig, type UploadConfig } from '../config.js';
 import type { App } from '../routes/app.js';
 import { buildServer, type ServerDeps } from '../server.js';
 import { vapidKeysOf } from '../services/vapid-keys.js';
@@ -50,6 +50,8 @@ export async function startForms(
         | 'proofOfWork'
       >
     >;
+    /** Upload settings over the defaults (files in `<dir>/uploads`). */
+    uploads?: Partial<UploadConfig>;
     /** Where the server logs (JSON lines at `info` and up); silent when not given. */
     logTo?: NodeJS.WritableStream;
   } = {},
@@ -69,12 +71,15 @@ export async function startForms(
     allowPrivateWebhooks: true,
     ...options.config,
   });
+  const configured = options.uploads
+    ? { ...config, uploads: { ...config.uploads, ...options.uploads } }
+    : config;
   const log = options.logTo
     ? createLogger({ name: 'forms-test', level: 'info', destination: options.logTo })
     : createLogger({ name: 'forms-test', level: 'silent' });
   const store = await openStore(location, submissionBuilder);
   const app = await buildServer({
-    config,
+    config: configured,
     log,
     store,
     vapid: await vapidKeysOf(store, dir),

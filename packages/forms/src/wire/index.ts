@@ -10,7 +10,12 @@ export type {
   FormSummaryAnswer,
   FormViewAnswer,
 } from './forms.js';
-export type { DeliveryAnswer, SubmissionAnswer, SubmissionSummaryAnswer } from './submissions.js';
+export type {
+  DeliveryAnswer,
+  FileAnswer,
+  SubmissionAnswer,
+  SubmissionSummaryAnswer,
+} from './submissions.js';
 export type { VapidKeyAnswer } from './push.js';
 export type { ReceivedAnswer } from './public.js';
 export type {

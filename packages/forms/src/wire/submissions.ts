@@ -65,6 +65,35 @@ export const Delivery = Type.Object(
 
 const Answers = Type.Record(Type.String(), Type.Unknown());
 
+/**
+ * A stored file, as a `file` question's answer lists it (docs/forms.md#file-uploads); admins
+ * download it at `…/submissions/<id>/files/<fileId>`.
+ */
+export const FileAnswer = Type.Object(
+  {
+    name: Type.String({ description: 'The name it was sent under, hostile characters removed' }),
+    size: Type.Integer({ description: 'Bytes' }),
+    type: Type.String({ description: "The MIME type read from the file's own bytes" }),
+    sha256: Type.String({ description: 'Hex SHA-256 of the bytes' }),
+    id: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type FileAnswer = Static<typeof FileAnswer>;
+
+export const FileParams = Type.Object({
+  org: Type.String(),
+  form: Type.String(),
+  id: Type.String(),
+  fileId: Type.String(),
+});
+
+/** A webhook's signed link instead of the token (docs/forms.md#file-uploads). */
+export const FileQuery = Type.Object({
+  expires: Type.Optional(Type.String({ pattern: '^[0-9]{1,12}$' })),
+  signature: Type.Optional(Type.String({ maxLength: 100 })),
+});
+
 /** Fields of a full record (without deliveries): the JSON export's elements, minus the body. */
 const recordFields = {
   ...SubmissionSummary.properties,
