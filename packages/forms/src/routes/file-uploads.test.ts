@@ -49,7 +49,7 @@ let objects: S3ObjectStore | undefined;
 const admin = () => client(s.url);
 
 beforeAll(async () => {
-  let uploads: Partial<UploadConfig> = {};
+  let uploads: Partial<UploadConfig> = { maxTotalBytes: 6 * MiB };
   if (storeUnderTest() === 'postgres') {
     s3 = await startS3StandIn();
     // s3rver's fixed development key pair.
@@ -58,7 +58,7 @@ beforeAll(async () => {
       credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
     };
     objects = new S3ObjectStore({ bucket: s3.bucket, prefix: 'files/' }, settings);
-    uploads = { s3: { location: { bucket: s3.bucket, prefix: 'files/' }, settings } };
+    uploads = { ...uploads, s3: { location: { bucket: s3.bucket, prefix: 'files/' }, settings } };
   }
   s = await startForms({ uploads });
   await admin()('POST', '/api/orgs', { slug: 'acme', name: 'Acme' });
@@ -134,5 +134,105 @@ describe('file uploads', () => {
     expect(anonymous.status).toBe(401);
     expect((await stored()).keys).toHaveLength(2);
     expect((await stored()).incoming).toEqual([]);
+  });
+
+  test('a disguised file, one over maxBytes, files over the total and stray file parts are refused, nothing kept', async () => {
+    const before = await stored();
+    const count = async () =>
+      (await admin()<{ submissions: unknown[] }>('GET', `${formPath}/submissions`)).body.submissions
+        .length;
+    const submissions = await count();
+    const cases: [FormData, number, RegExp][] = [
+      // A .png that is really HTML.
+      [
+        form({ name: 'Eve' }, [
+          ['cv', pdf(1000), 'cv.pdf'],
+          ['shots', Buffer.from('<!doctype html><script>alert(1)</script>'), 'shot.png'],
+        ]),
+        400,
+        /^shots: "shot\.png" is text\/html by its contents, which is not one of image\/\*$/,
+      ],
+      // A PDF under a .png name is refused for the name's lie, not taken as an image.
+      [
+        form({ name: 'Eve' }, [['cv', pdf(1000), 'cv.png']]),
+        400,
+        /^cv: "cv\.png" is application\/pdf by its contents, not what its name says$/,
+      ],
+      [
+        form({ name: 'Eve' }, [['cv', pdf(4 * MiB + 1), 'big.pdf']]),
+        413,
+        /^cv: "big\.pdf" is larger than 4194304 bytes \(maxBytes\)$/,
+      ],
+      [
+        form({ name: 'Eve' }, [
+          ['cv', pdf(3 * MiB), 'cv.pdf'],
+          ['shots', Buffer.concat([png, Buffer.alloc(2 * MiB)]), 'a.png'],
+          ['shots', Buffer.concat([png, Buffer.alloc(2 * MiB)]), 'b.png'],
+        ]),
+        413,
+        /UPLOAD_MAX_TOTAL_BYTES/,
+      ],
+      [
+        form({ name: 'Eve' }, [['cv', pdf(1000), 'cv.pdf'], ['name', png, 'x.png']]),
+        415,
+        /^name is a file, but not a file question of this form$/,
+      ],
+      [
+        form({ name: 'Eve' }, [
+          ['cv', pdf(1000), 'cv.pdf'],
+          ['shots', png, 'a.png'],
+          ['shots', png, 'b.png'],
+          ['shots', png, 'c.png'],
+        ]),
+        400,
+        /^shots takes at most 2 file\(s\)$/,
+      ],
+      // Required: a visible file question with no file.
+      [form({ name: 'Eve' }, []), 400, /^cv is required$/],
+      // A file question is answered by files only.
+      [form({ name: 'Eve', cv: 'cv.pdf' }, []), 400, /^cv is a file question/],
+    ];
+    for (const [body, status, message] of cases) {
+      const r = await post(body);
+      const text = await r.text();
+      expect(r.status, text).toBe(status);
+      expect((JSON.parse(text) as { error: string }).error).toMatch(message);
+    }
+    expect(await count()).toBe(submissions);
+    expect(await stored()).toEqual(before);
+  });
+
+  test('a JavaScript-free post is sent on with a 303; a hostile name is neutralised in headers', async () => {
+    const hostile = '"><img src=x onerror=alert(1)>\u202egnp.pdf';
+    const r = await post(form({ name: 'Grace' }, [['cv', pdf(2000), hostile]]), {});
+    expect(r.status).toBe(303);
+    const feed = await admin()<{ submissions: { id: string }[] }>('GET', `${formPath}/submissions`);
+    const id = feed.body.submissions[0]?.id ?? '';
+    const record = await admin()<{ answers: { cv: { id: string; name: string }[] } }>(
+      'GET',
+      `${formPath}/submissions/${id}`,
+    );
+    const file = record.body.answers.cv[0];
+    // The right-to-left override is gone; the rest is text the inbox escapes (a browser sends
+    // `"` in a file name as %22, as fetch's FormData did here).
+    expect(file?.name).toBe('%22><img src=x onerror=alert(1)>gnp.pdf');
+    const download = await fetch(`${s.url}${formPath}/submissions/${id}/files/${file?.id ?? ''}`, {
+      headers: { authorization: 'Bearer test-admin-token-0123456789' },
+    });
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="_22><img src=x onerror=alert(1)>gnp.pdf"; filename*=UTF-8''%2522%3E%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3Egnp.pdf`,
+    );
+  });
+
+  test('erasing a submission and deleting the form remove the bytes', async () => {
+    const r = await post(form({ name: 'Hedy' }, [['cv', pdf(5000), 'cv.pdf']]));
+    const { id } = (await r.json()) as { id: string };
+    const before = await stored();
+    expect(before.keys.filter((k) => k.startsWith(`${id}/`))).toHaveLength(1);
+    expect((await admin()('DELETE', `${formPath}/submissions/${id}`)).status).toBe(204);
+    expect((await stored()).keys.filter((k) => k.startsWith(`${id}/`))).toEqual([]);
+    expect((await stored()).keys).toHaveLength(before.keys.length - 1);
+    expect((await admin()('DELETE', formPath)).status).toBe(204);
+    expect(await stored()).toEqual({ keys: [], incoming: [] });
   });
 });

@@ -135,7 +135,7 @@ describe('plain HTML posts', () => {
     );
     expect(file.status).toBe(415);
     expect(await file.json()).toEqual({
-      error: 'attachment is a file; file uploads are not accepted',
+      error: 'attachment is a file, but not a file question of this form',
     });
     const after = (
       await admin<{ submissions: unknown[] }>('GET', `${formPath}/submissions?includeSpam=true`)
