@@ -127,7 +127,8 @@ function uploadConfig(
       };
     }
   } else if (store !== undefined) {
-    if (!isAbsolute(store)) problems.push('UPLOAD_STORE must be an absolute directory path or s3://bucket/prefix');
+    if (!isAbsolute(store))
+      problems.push('UPLOAD_STORE must be an absolute directory path or s3://bucket/prefix');
     dir = store;
   }
   if (e.UPLOAD_MAX_TOTAL_BYTES < e.UPLOAD_MAX_BYTES) {

@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createLogger } from '@havn/shared';
 import { S3ObjectStore } from '@havn/shared/object-store';
+import { RetentionSweeper } from '../services/retention-sweeper.js';
+import { sweepOrphanFiles } from '../services/uploads/orphan-files.js';
+import { DirFileBytes, S3FileBytes, type FileBytes } from '../store/file-bytes.js';
 import { storeUnderTest } from '../../../../test-support/test-database.js';
 import type { UploadConfig } from '../config.js';
-import { client, startForms, type RunningForms } from '../test-support/forms-server.js';
+import { adminToken, client, startForms, type RunningForms } from '../test-support/forms-server.js';
 import { startS3StandIn, type S3StandIn } from '../test-support/s3-stand-in.js';
 
 // docs/forms.md#file-uploads, on the store under test: files on disk with SQLite, in S3 (the
@@ -72,6 +76,14 @@ afterAll(async () => {
   await s3?.close();
 });
 
+/** The byte store the server uses, opened a second time for the sweeps under test. */
+function fileBytes(): FileBytes {
+  return objects
+    ? new S3FileBytes(objects, join(s.dir, 'uploads', '.incoming'))
+    : new DirFileBytes(join(s.dir, 'uploads'));
+}
+const silent = createLogger({ name: 'test', level: 'silent' });
+
 /** Every stored file key, and whatever waits in the incoming folder. */
 async function stored(): Promise<{ keys: string[]; incoming: string[] }> {
   const dir = join(s.dir, 'uploads');
@@ -107,7 +119,12 @@ function form(fields: Record<string, string>, files: [string, Buffer, string][])
 describe('file uploads', () => {
   test('a 3 MB PDF and a PNG are stored before the 200, listed in the answers and downloadable', async () => {
     const cv = pdf(3 * MiB);
-    const r = await post(form({ name: 'Ada' }, [['cv', cv, 'cv.pdf'], ['shots', png, 'shot.png']]));
+    const r = await post(
+      form({ name: 'Ada' }, [
+        ['cv', cv, 'cv.pdf'],
+        ['shots', png, 'shot.png'],
+      ]),
+    );
     expect(r.status, await r.clone().text()).toBe(200);
     const { id } = (await r.json()) as { id: string };
     const record = await admin()<{ answers: Record<string, { id: string }[]> }>(
@@ -116,12 +133,28 @@ describe('file uploads', () => {
     );
     expect(record.body.answers).toEqual({
       name: 'Ada',
-      cv: [{ name: 'cv.pdf', size: cv.length, type: 'application/pdf', sha256: sha256(cv), id: expect.stringMatching(/^fil_/) }],
-      shots: [{ name: 'shot.png', size: png.length, type: 'image/png', sha256: sha256(png), id: expect.stringMatching(/^fil_/) }],
+      cv: [
+        {
+          name: 'cv.pdf',
+          size: cv.length,
+          type: 'application/pdf',
+          sha256: sha256(cv),
+          id: expect.stringMatching(/^fil_/) as string,
+        },
+      ],
+      shots: [
+        {
+          name: 'shot.png',
+          size: png.length,
+          type: 'image/png',
+          sha256: sha256(png),
+          id: expect.stringMatching(/^fil_/) as string,
+        },
+      ],
     });
     const cvId = record.body.answers.cv?.[0]?.id ?? '';
     const download = await fetch(`${s.url}${formPath}/submissions/${id}/files/${cvId}`, {
-      headers: { authorization: `Bearer ${'test-admin-token-0123456789'}` },
+      headers: { authorization: `Bearer ${adminToken}` },
     });
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer()).equals(cv)).toBe(true);
@@ -173,7 +206,10 @@ describe('file uploads', () => {
         /UPLOAD_MAX_TOTAL_BYTES/,
       ],
       [
-        form({ name: 'Eve' }, [['cv', pdf(1000), 'cv.pdf'], ['name', png, 'x.png']]),
+        form({ name: 'Eve' }, [
+          ['cv', pdf(1000), 'cv.pdf'],
+          ['name', png, 'x.png'],
+        ]),
         415,
         /^name is a file, but not a file question of this form$/,
       ],
@@ -217,7 +253,7 @@ describe('file uploads', () => {
     // `"` in a file name as %22, as fetch's FormData did here).
     expect(file?.name).toBe('%22><img src=x onerror=alert(1)>gnp.pdf');
     const download = await fetch(`${s.url}${formPath}/submissions/${id}/files/${file?.id ?? ''}`, {
-      headers: { authorization: 'Bearer test-admin-token-0123456789' },
+      headers: { authorization: `Bearer ${adminToken}` },
     });
     expect(download.headers.get('content-disposition')).toBe(
       `attachment; filename="_22><img src=x onerror=alert(1)>gnp.pdf"; filename*=UTF-8''%2522%3E%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3Egnp.pdf`,
@@ -233,6 +269,39 @@ describe('file uploads', () => {
     expect((await stored()).keys.filter((k) => k.startsWith(`${id}/`))).toEqual([]);
     expect((await stored()).keys).toHaveLength(before.keys.length - 1);
     expect((await admin()('DELETE', formPath)).status).toBe(204);
+    expect(await stored()).toEqual({ keys: [], incoming: [] });
+  });
+
+  test('retention removes the bytes with the submissions; the orphan sweep removes files no submission names', async () => {
+    await admin()('PUT', formPath, { allowedOrigins: [site], definition, retentionDays: 1 });
+    const r = await post(form({ name: 'Ida' }, [['cv', pdf(3000), 'cv.pdf']]));
+    const { id } = (await r.json()) as { id: string };
+    const bytes = fileBytes();
+    // A file kept by a process that died before its commit: no submission names it.
+    const orphan = 'sub_01m8000000000000000000000z/fil_01m8000000000000000000000z';
+    if (objects)
+      await objects.put(orphan, Buffer.from('x'), { contentType: 'text/plain', bytes: 1 });
+    else {
+      await mkdir(join(s.dir, 'uploads', orphan, '..'), { recursive: true });
+      await writeFile(join(s.dir, 'uploads', orphan), 'x');
+    }
+    const kept = (await stored()).keys;
+    expect(kept).toContain(orphan);
+    expect(await sweepOrphanFiles(bytes, s.store.submissions, new Date(Date.now() + 60_000))).toBe(
+      1,
+    );
+    expect((await stored()).keys).toEqual(kept.filter((k) => k !== orphan));
+    const later = Date.now() + 2 * 86_400_000;
+    const sweeper = new RetentionSweeper(
+      s.store.submissions,
+      bytes,
+      silent,
+      () => later,
+      3_600_000,
+    );
+    sweeper.start();
+    await sweeper.stop();
+    expect((await admin()('GET', `${formPath}/submissions/${id}`)).status).toBe(404);
     expect(await stored()).toEqual({ keys: [], incoming: [] });
   });
 });

@@ -29,8 +29,8 @@ export function registerFileRoutes(app: App, deps: RouteDeps): void {
         querystring: FileQuery,
         response: {
           200: {
-            description: "The file's bytes, as an attachment",
-            content: { 'application/octet-stream': { schema: Type.String({ format: 'binary' }) } },
+            description: "The file's bytes as an attachment, in the type read from them",
+            content: { '*/*': { schema: Type.String({ format: 'binary' }) } },
           },
           ...errorAnswers(...adminErrors),
         },

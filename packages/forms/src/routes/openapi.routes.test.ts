@@ -65,7 +65,7 @@ describe('the OpenAPI document', () => {
   let s: RunningForms;
   let receiver: Receiver;
   let doc: Document;
-  const ids = { submission: '', erasable: '', delivery: '', token: '' };
+  const ids = { submission: '', erasable: '', delivery: '', token: '', withFile: '', file: '' };
   let fixtures: Record<string, Call> = {};
 
   beforeAll(async () => {
@@ -98,6 +98,27 @@ describe('the OpenAPI document', () => {
     ).body.id;
     const setupLink = await admin<{ url: string }>('POST', '/api/setup-links');
     const setupCode = setupLink.body.url.split('/').at(-1);
+    // docs/forms.md#file-uploads: a submission with a file, for the download route.
+    await admin('PUT', '/api/orgs/acme/forms/files', {
+      allowedOrigins: [site],
+      definition: {
+        intro: { title: 'Files' },
+        questions: [{ logicalName: 'doc', type: 'file', label: 'A file' }],
+      },
+    });
+    const upload = new FormData();
+    upload.append('doc', new Blob(['plain text']), 'note.txt');
+    const posted = await fetch(`${s.url}/api/orgs/acme/forms/files/submissions`, {
+      method: 'POST',
+      headers: { origin: site, accept: 'application/json' },
+      body: upload,
+    });
+    ids.withFile = ((await posted.json()) as { id: string }).id;
+    const withFile = await admin<{ answers: { doc: { id: string }[] } }>(
+      'GET',
+      `/api/orgs/acme/forms/files/submissions/${ids.withFile}`,
+    );
+    ids.file = withFile.body.answers.doc[0]!.id;
     const pow = await admin('PATCH', '/api/orgs/acme/forms/guarded', { spamProtection: 'pow' });
     expect(pow.status).toBe(200);
 
@@ -125,6 +146,9 @@ describe('the OpenAPI document', () => {
       [`PUT ${form}/definition`]: { body: sampleDefinition },
       [`POST ${form}/submissions`]: { body: { name: 'Grace', email: 'grace@example.com' } },
       [`DELETE ${form}/submissions/{id}`]: { params: { id: ids.erasable } },
+      [`GET ${form}/submissions/{id}/files/{fileId}`]: {
+        params: { form: 'files', id: ids.withFile, fileId: ids.file },
+      },
       [`GET ${form}/challenge`]: { params: { form: 'guarded' } },
       [`OPTIONS ${form}/challenge`]: { params: { form: 'guarded' } },
       [`GET ${form}/webhooks/deliveries`]: { query: { url: receiver.url } },
@@ -207,7 +231,8 @@ describe('the OpenAPI document', () => {
       if (answer.status === 303 && !answer.location) return 'answered 303 without a Location';
       return undefined;
     }
-    const media = response.content?.[answer.type];
+    // A file's download answers its own type: the document lists it as the range `*/*`.
+    const media = response.content?.[answer.type] ?? response.content?.['*/*'];
     if (!media?.schema) {
       return `answered ${answer.status} as ${answer.type}, for which the document has no schema`;
     }

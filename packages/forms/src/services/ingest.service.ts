@@ -175,16 +175,21 @@ export function isFileList(value: unknown): value is FileAnswer[] {
  * file that was never received.
  */
 function withFiles(given: Answers, request: IngestRequest): Answers {
-  for (const name of Object.keys(request.form.uploads)) {
-    const value = given.answers[name];
-    if (value !== undefined && value !== null && value !== '') {
+  const { uploads } = request.form;
+  const names = Object.keys(uploads);
+  if (names.length === 0) return given;
+  const answers: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(given.answers)) {
+    if (!Object.hasOwn(uploads, name)) answers[name] = value;
+    else if (value !== null && value !== '') {
       throw new HttpError(400, `${name} is a file question: send its files as multipart/form-data`);
     }
-    delete given.answers[name];
-    const files = request.files?.[name];
-    if (files) given.answers[name] = files;
   }
-  return given;
+  for (const name of names) {
+    const files = request.files?.[name];
+    if (files) answers[name] = files;
+  }
+  return { answers, submitFields: given.submitFields };
 }
 
 /** The keys (`<submission>/<file>`) of the files the stored answers hold, hidden ones too. */
@@ -194,10 +199,7 @@ function keptFiles(
   submissionId: string,
 ): string[] {
   const hidden = submitFields?.hiddenAnswers;
-  const values = [
-    ...Object.values(answers),
-    ...(isRecord(hidden) ? Object.values(hidden) : []),
-  ];
+  const values = [...Object.values(answers), ...(isRecord(hidden) ? Object.values(hidden) : [])];
   return values.flatMap((v) => (isFileList(v) ? v.map((f) => `${submissionId}/${f.id}`) : []));
 }
 

@@ -1,10 +1,12 @@
 import type { Logger } from '@havn/shared';
 import type { FileBytes } from '../store/file-bytes.js';
 import type { SubmissionStore } from '../store/submissions.store.js';
+import { ORPHAN_GRACE_MS, sweepOrphanFiles } from './uploads/orphan-files.js';
 
 /**
- * Enforces each form's `retentionDays` (docs/forms.md#retention): sweeps when the server is ready
- * and then every `intervalMs`. A failed sweep is logged and tried again at the next one.
+ * Enforces each form's `retentionDays` (docs/forms.md#retention), and removes uploaded files no
+ * submission names (docs/forms.md#file-uploads): sweeps when the server is ready and then every
+ * `intervalMs`. A failed sweep is logged and tried again at the next one.
  */
 export class RetentionSweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -34,6 +36,9 @@ export class RetentionSweeper {
       .then(async ({ deleted, files }) => {
         await this.files.remove(files);
         if (deleted > 0) this.log.info({ deleted }, 'retention: old submissions deleted');
+        const cutoff = new Date(this.now() - ORPHAN_GRACE_MS);
+        const orphans = await sweepOrphanFiles(this.files, this.submissions, cutoff);
+        if (orphans > 0) this.log.info({ orphans }, 'uploads: files no submission names removed');
       })
       .then(
         () => undefined,

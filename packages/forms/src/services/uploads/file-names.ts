@@ -4,6 +4,7 @@
 // `cv‮fdp.exe` read as `cv.exe.pdf` in the inbox or a mail.
 
 // C0 and C1 controls, and every bidirectional control: embeddings, overrides, isolates, marks.
+// eslint-disable-next-line no-control-regex -- control characters are what this removes
 const unsafe = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const separators = /[/\\]/g;
 const maxLength = 200;
@@ -17,7 +18,8 @@ export function safeFileName(name: string): string {
     // Keep the extension: it is what a person (and their computer) reads the type from.
     const dot = safe.lastIndexOf('.');
     const ext = dot > 0 && safe.length - dot <= 16 ? safe.slice(dot) : '';
-    safe = [...safe].slice(0, maxLength - ext.length).join('') + ext;
+    // Cut by UTF-16 units, without leaving half of a surrogate pair behind.
+    safe = safe.slice(0, maxLength - ext.length).replace(/[\uD800-\uDBFF]$/, '') + ext;
   }
   return safe === '' ? 'file' : safe;
 }

@@ -27,7 +27,11 @@ const textByExtension: Record<string, SniffedType> = {
 };
 
 /** The type of a received file's bytes; `head` is its first bytes (at least a few KiB). */
-export async function sniffType(path: string, head: Uint8Array, name: string): Promise<SniffedType> {
+export async function sniffType(
+  path: string,
+  head: Uint8Array,
+  name: string,
+): Promise<SniffedType> {
   const known = await fileTypeFromFile(path);
   if (known) return { mime: known.mime, ext: known.ext };
   if (head.includes(0)) return { mime: 'application/octet-stream', ext: 'bin' };
@@ -79,6 +83,30 @@ export function nameAgrees(name: string, type: SniffedType): boolean {
 
 /** Extensions a person reads as a binary format: text under one of them is a disguise. */
 const knownBinaryExtensions = new Set([
-  'png', 'jpg', 'jpeg', 'gif', 'webp', 'pdf', 'zip', 'docx', 'xlsx', 'pptx', 'doc', 'xls',
-  'exe', 'heic', 'avif', 'tif', 'tiff', 'bmp', 'mp3', 'mp4', 'mov', 'odt', 'ods', 'gz', 'rar', '7z',
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'pdf',
+  'zip',
+  'docx',
+  'xlsx',
+  'pptx',
+  'doc',
+  'xls',
+  'exe',
+  'heic',
+  'avif',
+  'tif',
+  'tiff',
+  'bmp',
+  'mp3',
+  'mp4',
+  'mov',
+  'odt',
+  'ods',
+  'gz',
+  'rar',
+  '7z',
 ]);
