@@ -12,6 +12,10 @@ let interrupt: AbortController | undefined;
 const ctx: CliContext = {
   ...environment,
   stdout: process.stdout,
+  stdoutStream: process.stdout,
+  // Undefined, not false, for a pipe: only ever tested for truth.
+  stdoutIsTty: process.stdout.isTTY,
+  stderrIsTty: process.stderr.isTTY,
   // A terminal that reports no size (0) counts as none.
   columns: process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : undefined,
   stderr: process.stderr,

@@ -4,16 +4,18 @@
 import { Command } from 'commander';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfigure } from './commands/configure.js';
+import { registerForms } from './commands/forms/index.js';
 import { registerLogin } from './commands/login.js';
 import { registerLogout } from './commands/logout.js';
 import type { OptionValues } from './commands/otel/command-spec.js';
 import { OTEL_COMMANDS } from './commands/otel/index.js';
+import { registerRender } from './commands/render/index.js';
 import type { CliContext } from './context.js';
 import { packageVersion } from './version.js';
 
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('havn')
-    .description('Havn command line: query Application Insights telemetry.')
+    .description('Havn command line: render pages, read forms, query telemetry.')
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showHelpAfterError('(run with --help for usage)')
@@ -26,11 +28,15 @@ export function buildProgram(ctx: CliContext): Command {
       'after',
       `
 Getting started:
-  havn configure telemetry --app-id <application id>
-  havn login
+  havn configure render --url https://render.example.com --with-token < token.txt
+  havn render shot https://example.com -o example.png
+  havn configure forms --url https://forms.example.com --with-token < token.txt
+  havn forms list
+  havn configure telemetry --workspace-id <workspace id> && havn login
   havn otel errors
 
-Exit codes: 0 success, 1 failure (not configured, not signed in, upstream error), 2 usage error.`,
+Environment: HAVN_PROFILE, HAVN_CONFIG_DIR, HAVN_RENDER_TOKEN, HAVN_FORMS_TOKEN, NO_COLOR.
+Exit codes: 0 success, 1 failure (not configured, not signed in, service error), 2 usage error.`,
     );
   registerConfigure(program, ctx);
   registerLogin(program, ctx);
@@ -72,6 +78,8 @@ Examples:
       await spec.run(ctx, app, options);
     });
   }
+  registerRender(program, ctx);
+  registerForms(program, ctx);
   registerCompletion(program, ctx);
   return program;
 }

@@ -41,7 +41,19 @@ describe('havn completion', () => {
       encoding: 'utf8',
     });
     expect(loaded.stdout.trim()).toBe('complete -o default -F _havn havn');
-    expect(complete(file, 'havn ')).toEqual(['configure', 'login', 'logout', 'otel', 'completion']);
+    expect(complete(file, 'havn ')).toEqual([
+      'configure',
+      'login',
+      'logout',
+      'otel',
+      'render',
+      'forms',
+      'completion',
+    ]);
+    expect(complete(file, 'havn render s')).toEqual(['shot', 'session']);
+    expect(complete(file, 'havn render shot page.html -o x.png --de')).toEqual(['--device']);
+    expect(complete(file, 'havn forms definition ')).toEqual(['get', 'put']);
+    expect(complete(file, 'havn configure r')).toEqual(['render']);
     expect(complete(file, 'havn otel t')).toEqual(['traces', 'trace']);
     // An option's value and a positional do not derail the command path.
     expect(complete(file, 'havn otel errors checkout --since 1h --work')).toEqual([

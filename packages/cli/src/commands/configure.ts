@@ -1,6 +1,8 @@
 // `havn configure telemetry` stores the telemetry configuration every otel command reads first,
 // one profile at a time; `havn configure list` shows the profiles (docs/cli.md#configure).
 import type { Command } from 'commander';
+import { baseUrlOf } from '../config/base-url.js';
+import { registerServiceConfigure } from './configure-service.js';
 import { parseTelemetryId } from '../config/telemetry-id.js';
 import {
   DEFAULT_API_URL,
@@ -33,7 +35,7 @@ export function registerConfigure(program: Command, ctx: CliContext): void {
     .description('Store settings the other commands use.')
     .addHelpText(
       'after',
-      '\nExamples:\n  havn configure telemetry --workspace-id <workspace-id>\n  havn configure list',
+      '\nExamples:\n  havn configure telemetry --workspace-id <workspace-id>\n  havn configure render --url https://render.example.com --with-token < token.txt\n  havn configure forms --url https://forms.example.com --with-token < token.txt\n  havn configure list',
     );
   configure
     .command('telemetry')
@@ -71,6 +73,8 @@ keeps the others; the first run of a profile needs --workspace-id or --app-id.`,
     .action(async (options: ConfigureOptions) => {
       await configureTelemetry(ctx, options);
     });
+  registerServiceConfigure(configure, ctx, 'render');
+  registerServiceConfigure(configure, ctx, 'forms');
   configure
     .command('list')
     .description('List the configured profiles.')
@@ -220,24 +224,5 @@ function value(text: string, option: string): string {
 
 /** An https URL; plain http only to this machine, since the bearer token travels with it. */
 export function apiUrlOf(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    throw new UsageError(
-      `--api-url must be an absolute URL such as ${DEFAULT_API_URL}; got '${text}'.`,
-    );
-  }
-  const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    throw new UsageError(
-      `--api-url must use https (plain http is allowed only for localhost); got '${text}'.`,
-    );
-  }
-  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw new UsageError(
-      `--api-url must not carry a query, fragment or credentials; got '${text}'.`,
-    );
-  }
-  return url.href.replace(/\/+$/, '');
+  return baseUrlOf(text, '--api-url', DEFAULT_API_URL);
 }

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { DEFAULT_AUTHORITY_HOST, DEFAULT_CLIENT_ID, DEFAULT_TENANT } from '../auth/defaults.js';
 import { jwtExpiry } from '../auth/jwt-expiry.js';
 import { saveCredential, type StoredCredential } from '../config/credentials.js';
+import { tokenFromStdin } from '../config/stdin-token.js';
 import {
   DEFAULT_API_URL,
   DEFAULT_PROFILE,
@@ -65,7 +66,7 @@ async function login(ctx: CliContext, o: LoginOptions): Promise<void> {
     if (o.clientId !== undefined || o.authority !== undefined || o.tenant !== undefined) {
       throw new UsageError('--tenant, --client-id and --authority do not apply to --with-token.');
     }
-    credential = await tokenFromStdin(ctx, apiUrl);
+    credential = await tokenCredential(ctx, apiUrl);
   } else if (o.azureCli === true) {
     if (o.clientId !== undefined || o.authority !== undefined) {
       throw new UsageError('--client-id and --authority do not apply to --azure-cli.');
@@ -90,22 +91,8 @@ async function login(ctx: CliContext, o: LoginOptions): Promise<void> {
   ctx.stderr.write(`Signed in for ${apiUrl}${expiry}${renewal}.\n`);
 }
 
-async function tokenFromStdin(ctx: CliContext, apiUrl: string): Promise<StoredCredential> {
-  const chunks: Buffer[] = [];
-  const stdin = ctx.stdin();
-  if ((stdin as { isTTY?: boolean }).isTTY === true) {
-    ctx.stderr.write('Paste the access token, then press Enter and Ctrl-D:\n');
-  }
-  for await (const chunk of stdin) {
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  }
-  const token = Buffer.concat(chunks).toString('utf8').trim();
-  if (token === '') throw new UsageError('--with-token needs an access token on standard input.');
-  if (/\s/.test(token)) {
-    throw new UsageError(
-      '--with-token expects one access token on standard input, without spaces.',
-    );
-  }
+async function tokenCredential(ctx: CliContext, apiUrl: string): Promise<StoredCredential> {
+  const token = await tokenFromStdin(ctx, 'access token');
   const expiresOn = jwtExpiry(token);
   // An expired token counts as none, so storing one would only fail later.
   if (expiresOn !== null && expiresOn <= ctx.now()) {

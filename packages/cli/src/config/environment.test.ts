@@ -28,4 +28,12 @@ describe('readEnvironment', () => {
     expect(readEnvironment({ HAVN_PROFILE: '' }, false, home).profile).toBeUndefined();
     expect(readEnvironment({}, false, home).profile).toBeUndefined();
   });
+
+  it('reads HAVN_RENDER_TOKEN and HAVN_FORMS_TOKEN, empty counts as unset', () => {
+    expect(
+      readEnvironment({ HAVN_RENDER_TOKEN: 'r1', HAVN_FORMS_TOKEN: 'havn_f1\n' }, false, home)
+        .serviceTokens,
+    ).toEqual({ render: 'r1', forms: 'havn_f1' });
+    expect(readEnvironment({ HAVN_RENDER_TOKEN: '' }, false, home).serviceTokens).toEqual({});
+  });
 });

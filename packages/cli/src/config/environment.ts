@@ -2,7 +2,9 @@
 // options) comes from the environment (docs/cli.md#behaviour-in-detail).
 // What is read here is where the configuration lives, which profile of it to use (HAVN_PROFILE,
 // as AWS_PROFILE: it picks a stored configuration, it holds none) and whether colour is wanted
-// (NO_COLOR): conventions of the whole CLI.
+// (NO_COLOR): conventions of the whole CLI. And the two service tokens, HAVN_RENDER_TOKEN and
+// HAVN_FORMS_TOKEN (docs/cli.md#environment-variables): a token in the environment is how CI
+// passes a secret without writing it to disk or into argv, as GH_TOKEN does for gh.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,6 +13,8 @@ export interface Environment {
   readonly color: boolean;
   /** HAVN_PROFILE, when set and not empty; --profile wins over it. */
   readonly profile: string | undefined;
+  /** HAVN_RENDER_TOKEN and HAVN_FORMS_TOKEN, when set and not empty; they win over stored tokens. */
+  readonly serviceTokens: Readonly<Partial<Record<'render' | 'forms', string>>>;
 }
 
 export function readEnvironment(
@@ -26,7 +30,11 @@ export function readEnvironment(
   // https://no-color.org: any non-empty NO_COLOR turns colour off.
   const color = stdoutIsTty === true && !nonEmpty(env.NO_COLOR);
   const profile = nonEmpty(env.HAVN_PROFILE) ? env.HAVN_PROFILE : undefined;
-  return Object.freeze({ configDir, color, profile });
+  const serviceTokens = Object.freeze({
+    ...(nonEmpty(env.HAVN_RENDER_TOKEN) ? { render: env.HAVN_RENDER_TOKEN.trim() } : {}),
+    ...(nonEmpty(env.HAVN_FORMS_TOKEN) ? { forms: env.HAVN_FORMS_TOKEN.trim() } : {}),
+  });
+  return Object.freeze({ configDir, color, profile, serviceTokens });
 }
 
 function nonEmpty(value: string | undefined): value is string {

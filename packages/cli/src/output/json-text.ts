@@ -7,9 +7,9 @@
 
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u2028\u2029]/g;
 
-/** `JSON.stringify(value)` with DEL, C1 and U+2028/2029 escaped. */
-export function jsonText(value: unknown): string {
-  return JSON.stringify(value).replace(
+/** `JSON.stringify(value, null, indent)` with DEL, C1 and U+2028/2029 escaped. */
+export function jsonText(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(
     UNSAFE_IN_JSON,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

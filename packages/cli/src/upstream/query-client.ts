@@ -4,7 +4,7 @@
 import type { TelemetryBackend } from '../config/telemetry-config.js';
 import { CliError } from '../errors.js';
 import { primaryTable, type ResultTable } from './coerce.js';
-import { postJson, type HttpAnswer } from './http-post.js';
+import { postJson, type HttpTextAnswer } from './http-post.js';
 import {
   readUpstreamError,
   retryAfterSeconds,
@@ -88,12 +88,12 @@ export function queryUrl(t: QueryTarget): URL {
   return new URL(`${t.apiUrl.replace(/\/+$/, '')}/v1/${kind}/${encodeURIComponent(t.id)}/query`);
 }
 
-function retryAfterOf(answer: HttpAnswer, now: number): number | undefined {
+function retryAfterOf(answer: HttpTextAnswer, now: number): number | undefined {
   const header = answer.headers['retry-after'];
   return retryAfterSeconds(typeof header === 'string' ? header : undefined, now);
 }
 
-function parseBody(answer: HttpAnswer): unknown {
+function parseBody(answer: HttpTextAnswer): unknown {
   try {
     return JSON.parse(answer.body) as unknown;
   } catch {

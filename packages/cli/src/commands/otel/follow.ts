@@ -9,10 +9,7 @@ import type { CliContext } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { INGESTED, type ListMode } from '../../kql/queries.js';
 import { windowBounds } from '../../kql/since.js';
-import { csv } from '../../output/delimited.js';
-import { renderRows } from '../../output/render-rows.js';
-import { stripControls } from '../../output/safe-text.js';
-import { paint } from '../../output/text.js';
+import { streamHeader, streamRows } from '../../output/stream-rows.js';
 import type { RowView } from '../../output/view.js';
 import type { Row } from '../../upstream/coerce.js';
 import { runQuery } from '../../upstream/query-client.js';
@@ -59,9 +56,9 @@ export async function followOn(
     for (const [key, ingested] of seen) {
       if (ingested < watermark - 2 * OVERLAP_MS) seen.delete(key);
     }
-    if (fresh.length > 0) ctx.stdout.write(streamRows(p, fresh, ctx.color));
+    if (fresh.length > 0) ctx.stdout.write(streamRows(p.format, p.view, fresh, ctx.color));
   };
-  if (p.format === 'csv') ctx.stdout.write(csv(p.view, []));
+  ctx.stdout.write(streamHeader(p.format, p.view));
   if (p.format === 'table' && result.rows.length === 0) {
     ctx.stderr.write(`No ${p.view.noun} in the ${p.window.text} yet; waiting (Ctrl-C stops).\n`);
   }
@@ -111,20 +108,4 @@ export async function followOn(
       throw error;
     }
   }
-}
-
-// Table output cannot grow a bordered table, so --follow prints each row as one line of its
-// table cells, as `aws logs tail` does; the other formats are streams already.
-function streamRows(p: FollowPlan, rows: readonly Row[], color: boolean): string {
-  if (p.format === 'csv') return csv(p.view, rows).split('\r\n').slice(1).join('\r\n');
-  if (p.format !== 'table') return renderRows(p.format, p.view, rows, color);
-  return rows
-    .map((row) => {
-      const cells = p.view.columns.map((c) => {
-        const cell = c.cell(row);
-        return paint(stripControls(cell.text).replace(/\t/g, ' '), cell.tint, color);
-      });
-      return `${cells.join('  ')}\n`;
-    })
-    .join('');
 }
