@@ -76,7 +76,7 @@ export async function startRenderService(): Promise<RenderService> {
 export const FIXTURE_PAGE = `<!doctype html><html><head><title>Fixture</title>
 <style>body{margin:0;font:16px sans-serif} #box{width:200px;height:100px;background:#c00}
 section{height:1500px}</style></head><body>
-<h1>Fixture page</h1><div id="box"></div><section><h2>Part one</h2></section>
+<div id="box"></div><h1>Fixture page</h1><section><h2>Part one</h2></section>
 <section><h2>Part two</h2></section></body></html>`;
 
 export interface FixtureSite {
