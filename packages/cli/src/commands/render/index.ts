@@ -56,7 +56,7 @@ Examples:
     .requiredOption('-o, --output <FILE>', 'the image file; - for standard output (not a terminal)')
     .option(
       '--device <NAME>',
-      'device profile: desktop (default), mobile, tablet, … (havn render devices)',
+      'device profile: desktop (default), mobile, tablet, … (docs/render.md#get-v1profiles)',
     )
     .option('--full-page', 'the whole scroll height')
     .option('--selector <CSS>', 'capture the first element matching it')
