@@ -143,6 +143,10 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     done(request.routeOptions.config.unparsedJson === true ? null : notJson(), undefined);
   });
 
+  // docs/forms.md#file-uploads: webhooks carry signed file links, absolute like a mail's links.
+  const fileLinks = new FileLinks(store.settings, config.uploads.urlTtlSeconds, now);
+  const withLinks = (payload: string) =>
+    fileLinks.withLinks(payload, config.publicBaseUrl ?? ownUrl(app));
   const outbound = new OutboundHttp(
     { allowPrivate: config.allowPrivateWebhooks, allowedHosts: [] },
     deps.deliveryTimeoutMs ?? 10_000,
@@ -165,7 +169,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     // Deliveries yield to a burst of submissions (durable answers first) and catch up after it.
     ingestBusy: () => store.writer.busy(),
     senders: {
-      webhook: webhookSender(outbound, now),
+      webhook: webhookSender(outbound, now, withLinks),
       push: pushSender({
         push: store.push,
         http: outbound,
@@ -189,7 +193,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   const webhookLog = new WebhookLogService({
     forms: store.forms,
     log: store.webhookLog,
-    send: webhookSender(outbound, now),
+    send: webhookSender(outbound, now, withLinks),
     targetRefusal: (url) => outbound.targetRefusal(url),
     newId: createIdGenerator(now),
     now,
@@ -213,7 +217,6 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   const newId = createIdGenerator(now);
   const orgs = new OrgsService(store.orgs, now);
   const tokens = new TokensService(store.orgs, newId, now);
-  const fileLinks = new FileLinks(store.settings, config.uploads.urlTtlSeconds, now);
   const routeDeps: RouteDeps = {
     webhookLog,
     fileLinks,

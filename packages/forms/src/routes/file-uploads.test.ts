@@ -10,6 +10,7 @@ import { DirFileBytes, S3FileBytes, type FileBytes } from '../store/file-bytes.j
 import { storeUnderTest } from '../../../../test-support/test-database.js';
 import type { UploadConfig } from '../config.js';
 import { adminToken, client, startForms, type RunningForms } from '../test-support/forms-server.js';
+import { startReceiver, waitFor, type Receiver } from '../test-support/receivers.js';
 import { startS3StandIn, type S3StandIn } from '../test-support/s3-stand-in.js';
 
 // docs/forms.md#file-uploads, on the store under test: files on disk with SQLite, in S3 (the
@@ -303,5 +304,80 @@ describe('file uploads', () => {
     await sweeper.stop();
     expect((await admin()('GET', `${formPath}/submissions/${id}`)).status).toBe(404);
     expect(await stored()).toEqual({ keys: [], incoming: [] });
+  });
+});
+
+describe('file links in webhooks, exports', () => {
+  let w: RunningForms;
+  let receiver: Receiver;
+  let clock = Date.now();
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    w = await startForms({ deps: { now: () => clock } });
+    const api = client(w.url);
+    await api('POST', '/api/orgs', { slug: 'acme', name: 'Acme' });
+    const put = await api('PUT', formPath, {
+      allowedOrigins: [site],
+      webhooks: [{ url: receiver.url, secret: 'whsec_c2VjcmV0' }],
+      definition,
+    });
+    expect(put.status, put.text).toBe(200);
+  });
+
+  afterAll(async () => {
+    await w.close();
+    await receiver.close();
+  });
+
+  test('a webhook carries a signed link per file that works until it expires, and not with one byte changed', async () => {
+    const cv = pdf(20_000);
+    const data = form({ name: 'Joan' }, [['cv', cv, 'cv.pdf']]);
+    const r = await fetch(`${w.url}${formPath}/submissions`, {
+      method: 'POST',
+      headers: { origin: site, accept: 'application/json' },
+      body: data,
+    });
+    expect(r.status).toBe(200);
+    const delivered = await waitFor(() => receiver.received[0]);
+    const hook = JSON.parse(delivered.body.toString()) as {
+      data: { answers: { cv: { name: string; size: number; url: string }[] } };
+    };
+    const file = hook.data.answers.cv[0];
+    expect(file).toMatchObject({ name: 'cv.pdf', size: cv.length });
+    const url = new URL(file?.url ?? '');
+    expect(url.origin).toBe(new URL(w.url).origin);
+    expect(url.searchParams.get('expires')).toBe(String(Math.floor(clock / 1000) + 86_400));
+    const got = await fetch(url);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(cv)).toBe(true);
+    expect(got.headers.get('content-disposition')).toMatch(/^attachment; /);
+    // One byte changed: in the signature, in the expiry, in the path.
+    const signature = url.searchParams.get('signature') ?? '';
+    const changed = (s: string) => `${s.slice(0, -1)}${s.endsWith('A') ? 'B' : 'A'}`;
+    const tampered = [
+      new URL(url.href.replace(signature, changed(signature))),
+      new URL(
+        url.href.replace(/expires=(\d+)/, (_m, e: string) => `expires=${String(Number(e) + 1)}`),
+      ),
+      new URL(url.href.replace(/fil_(\w+)/, (m) => changed(m))),
+    ];
+    for (const t of tampered) expect((await fetch(t)).status, t.href).toBe(403);
+    // Until the expiry it works; after it, not.
+    clock += 86_400_000 - 1000;
+    expect((await fetch(url)).status).toBe(200);
+    clock += 2000;
+    expect((await fetch(url)).status).toBe(403);
+  });
+
+  test('the CSV export lists files by name and size; the JSON export has their answers', async () => {
+    const api = client(w.url);
+    const csv = await api('GET', `${formPath}/submissions/export`);
+    expect(csv.text).toContain('cv.pdf (19.5 KB)');
+    const json = await api<{ answers: { cv: { name: string; size: number }[] } }[]>(
+      'GET',
+      `${formPath}/submissions/export?format=json`,
+    );
+    expect(json.body[0]?.answers.cv[0]).toMatchObject({ name: 'cv.pdf', size: 20_000 });
   });
 });

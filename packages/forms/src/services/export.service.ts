@@ -1,6 +1,7 @@
 import type { FormStore } from '../store/forms.store.js';
 import type { SubmissionRecord, SubmissionStore } from '../store/submissions.store.js';
 import { existingForm } from './existing-form.js';
+import { fileLabel } from './uploads/file-names.js';
 import { exportRange } from './export-range.js';
 
 const fixedColumns = ['id', 'receivedAt', 'read', 'spam', 'definitionVersion'] as const;
@@ -42,8 +43,10 @@ export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   let text: string;
   if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
-  else if (Array.isArray(value)) text = defused(value.map((v) => defused(String(v))).join('; '));
-  else if (typeof value === 'string') text = defused(value);
+  else if (Array.isArray(value)) {
+    // docs/forms.md#file-uploads: a file by its name and size.
+    text = defused(value.map((v) => defused(fileLabel(v) ?? String(v))).join('; '));
+  } else if (typeof value === 'string') text = defused(value);
   else text = defused(JSON.stringify(value));
   return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

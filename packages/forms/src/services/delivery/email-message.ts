@@ -2,6 +2,7 @@
 // reaches the mail only as body text (plain, and escaped HTML), never a header; the subject and
 // the Reply-To are built from the form's name and from an answer only after control characters
 // are taken out and the address is checked, so no answer can add a header or markup.
+import { fileLabel } from '../uploads/file-names.js';
 import { isEmailAddress } from '../../smtp-config.js';
 
 export interface NoticeSource {
@@ -73,7 +74,9 @@ function answerText(value: unknown, question: Question | undefined): string {
     if (v === null || v === undefined) return '';
     if (typeof v === 'boolean') return v ? 'yes' : 'no';
     if (typeof v === 'string') return question?.options.get(v) ?? v;
-    return typeof v === 'number' ? String(v) : JSON.stringify(v);
+    if (typeof v === 'number') return String(v);
+    // docs/forms.md#file-uploads: a file by its name and size; the inbox has its bytes.
+    return fileLabel(v) ?? JSON.stringify(v);
   };
   return Array.isArray(value) ? value.map(one).join(', ') : one(value);
 }

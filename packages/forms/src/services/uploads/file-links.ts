@@ -1,5 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isRecord } from '@havn/shared';
 import type { SettingsStore } from '../../store/settings.store.js';
+import type { FileAnswer } from '../../wire/submissions.js';
+import { isFileList } from '../ingest.service.js';
 
 // docs/forms.md#file-uploads: a webhook carries, per file, a link that works without a token
 // until it expires: the download path with `expires` (Unix seconds) and an HMAC-SHA256 of the
@@ -20,6 +23,31 @@ export function filePath(ref: FileRef): string {
 }
 
 export class FileLinks {
+  /**
+   * A webhook body (docs/forms.md#webhooks) with a signed, absolute `url` on each of its files
+   * (docs/forms.md#file-uploads); a body without files is returned as it is, unparsed.
+   */
+  async withLinks(payload: string, baseUrl: string): Promise<string> {
+    if (!payload.includes('"sha256":')) return payload;
+    const body = JSON.parse(payload) as {
+      data: { id: string; org: string; form: string; answers: Record<string, unknown> };
+    } & Record<string, unknown>;
+    const { data } = body;
+    const hidden = (data as { submitFields?: { hiddenAnswers?: unknown } }).submitFields
+      ?.hiddenAnswers;
+    const lists = [
+      ...Object.values(data.answers),
+      ...(isRecord(hidden) ? Object.values(hidden) : []),
+    ].filter(isFileList);
+    for (const list of lists) {
+      for (const file of list as (FileAnswer & { url?: string })[]) {
+        const ref = { org: data.org, form: data.form, submission: data.id, file: file.id };
+        file.url = `${baseUrl}${await this.signedPath(ref)}`;
+      }
+    }
+    return JSON.stringify(body);
+  }
+
   private key: Promise<Buffer> | undefined;
 
   constructor(

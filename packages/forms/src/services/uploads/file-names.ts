@@ -37,3 +37,22 @@ export function attachmentDisposition(name: string): string {
   );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
+
+/**
+ * A stored file as a person reads it in a mail or a spreadsheet, `cv.pdf (2.9 MB)`; undefined
+ * for a value that is no file answer.
+ */
+export function fileLabel(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { name, size, sha256 } = value as Record<string, unknown>;
+  if (typeof name !== 'string' || typeof size !== 'number' || typeof sha256 !== 'string') {
+    return undefined;
+  }
+  const shown =
+    size < 1024
+      ? `${String(size)} B`
+      : size < 1024 * 1024
+        ? `${(size / 1024).toFixed(1)} KB`
+        : `${(size / 1024 / 1024).toFixed(1)} MB`;
+  return `${name} (${shown})`;
+}
