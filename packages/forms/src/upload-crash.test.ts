@@ -40,9 +40,9 @@ test('SIGKILL during an upload burst: every acknowledged submission has its file
     });
     expect(put.status, put.text).toBe(200);
     const acknowledged = new Map<string, string>(); // submission id → sha256 of its file
-    let killed = false;
+    const burst = { killed: false };
     const worker = async (w: number) => {
-      for (let i = 0; !killed; i++) {
+      for (let i = 0; !burst.killed; i++) {
         const bytes = pdf(w * 100_000 + i);
         const body = new FormData();
         body.append('cv', new Blob([bytes]), `cv-${String(w)}-${String(i)}.pdf`);
@@ -56,14 +56,14 @@ test('SIGKILL during an upload burst: every acknowledged submission has its file
           const { id } = (await res.json()) as { id: string };
           acknowledged.set(id, createHash('sha256').update(bytes).digest('hex'));
         } catch (err) {
-          if (killed) return; // the server is gone: an unanswered request was never acknowledged
+          if (burst.killed) return; // the server is gone: an unanswered request was never acknowledged
           throw err;
         }
       }
     };
     const load = Array.from({ length: 8 }, (_, w) => worker(w));
     while (acknowledged.size < 60) await new Promise((r) => setTimeout(r, 10));
-    killed = true;
+    burst.killed = true;
     await child.kill('SIGKILL');
     await Promise.all(load);
 
