@@ -96,9 +96,13 @@ export function readMultipart(
       // The rest of the body is read and dropped, so the answer reaches a client still sending.
       stream.resume();
       for (const out of outputs) out.destroy();
-      void Promise.all(files.map((f) => rm(f.path, { force: true }))).finally(() => {
-        reject(err);
-      });
+      // A stream destroyed while its file is still being opened creates it yet: each is removed
+      // once its stream has closed.
+      void Promise.allSettled(writes)
+        .then(() => Promise.all(files.map((f) => rm(f.path, { force: true }))))
+        .finally(() => {
+          reject(err);
+        });
     };
     const tooLarge = () =>
       new HttpError(
