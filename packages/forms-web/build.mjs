@@ -5,6 +5,7 @@
 // source changed since the last build (a stamp in dist/ records the newest input time).
 import { build } from 'esbuild';
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -32,8 +33,15 @@ function newest(dir) {
   return t;
 }
 
+// docs/forms-web.md#the-definition-editor: the editor links to the format guide, served beside
+// the inbox as text. A tree without docs/ (a container's build context may leave it out) builds
+// without it.
+const guide = join(here, '../../docs/definition-format.md');
+const haveGuide = existsSync(guide);
+
 const inputs = Math.max(
   newest(src),
+  haveGuide ? statSync(guide).mtimeMs : 0,
   // The show-if evaluator the runtime bundles from @havn/forms (docs/definition-format.md).
   newest(join(here, '../forms/src/logic')),
   statSync(fileURLToPath(import.meta.url)).mtimeMs,
@@ -99,11 +107,15 @@ copyFileSync(join(src, 'inbox/index.html'), join(dist, 'index.html'));
 copyFileSync(join(src, 'inbox/app.css'), join(dist, 'app.css'));
 copyFileSync(join(src, 'hosted/index.html'), join(dist, 'f/index.html'));
 copyFileSync(join(src, 'inbox/manifest.webmanifest'), join(dist, 'manifest.webmanifest'));
+if (haveGuide) {
+  mkdirSync(join(dist, 'guide'), { recursive: true });
+  copyFileSync(guide, join(dist, 'guide/definition-format.md'));
+}
 for (const size of [192, 512]) writeFileSync(join(dist, `icons/icon-${size}.png`), pngIcon(size));
 
 // Text assets get .br and .gz twins, compressed once here at the highest levels, so the forms
 // server (@fastify/static with preCompressed) sends them compressed at no per-request cost.
-const COMPRESSIBLE = /\.(js|css|html|webmanifest)$/;
+const COMPRESSIBLE = /\.(js|css|html|webmanifest|md)$/;
 function compressTree(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);

@@ -156,6 +156,33 @@ export class Api {
     );
   }
 
+  async markUnread(form: string, id: string): Promise<void> {
+    await this.json(
+      `/forms/${encodeURIComponent(form)}/submissions/${encodeURIComponent(id)}/unread`,
+      { method: 'POST' },
+    );
+  }
+
+  /**
+   * Marks every unread submission read, of one form or of all, up to `through` (the newest one on
+   * screen), so one that arrives meanwhile stays unread. Answers how many were marked.
+   */
+  async markAllRead(form: string | undefined, through: string | undefined): Promise<number> {
+    const path = form ? `/forms/${encodeURIComponent(form)}/submissions` : '/submissions';
+    const query = through ? `?through=${encodeURIComponent(through)}` : '';
+    const { marked } = await this.json<{ marked: number }>(`${path}/read-all${query}`, {
+      method: 'POST',
+    });
+    return marked;
+  }
+
+  /** Erases a submission for good (docs/forms.md#submissions). */
+  async erase(form: string, id: string): Promise<void> {
+    await this.json(`/forms/${encodeURIComponent(form)}/submissions/${encodeURIComponent(id)}`, {
+      method: 'DELETE',
+    });
+  }
+
   async redeliver(form: string, id: string): Promise<void> {
     await this.json(
       `/forms/${encodeURIComponent(form)}/submissions/${encodeURIComponent(id)}/redeliver`,
@@ -180,8 +207,11 @@ export class Api {
     return definition && Array.isArray(definition.questions) ? definition : null;
   }
 
-  exportFile(form: string, format: 'csv' | 'json'): Promise<Response> {
-    return this.raw(`/forms/${encodeURIComponent(form)}/submissions/export?format=${format}`);
+  /** An export; `labels` writes choice answers as their option labels (docs/forms.md#submissions). */
+  exportFile(form: string, format: 'csv' | 'json', labels = false): Promise<Response> {
+    return this.raw(
+      `/forms/${encodeURIComponent(form)}/submissions/export?format=${format}${labels ? '&choices=labels' : ''}`,
+    );
   }
 
   async subscribe(subscription: PushSubscriptionJSON): Promise<void> {

@@ -1,6 +1,6 @@
 // The inbox shell: sign-in, then a header (organisation, navigation, notifications, sign out)
 // above the current hash route.
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Api } from './api.js';
 import { LazyManage } from './lazy-manage.js';
 import { href, useRoute } from './route.js';
@@ -18,6 +18,11 @@ export function App() {
   const [creds, setCreds] = useState<Credentials | null>(loadSession);
   const [notice, setNotice] = useState<string | null>(null);
   const route = useRoute();
+  // A problem of the notifications switch, under the header until dismissed or the page changes.
+  const [pushProblem, setPushProblem] = useState<string | null>(null);
+  useEffect(() => {
+    setPushProblem(null);
+  }, [route]);
   const api = useMemo(() => (creds ? new Api(creds.org, creds.token) : null), [creds]);
 
   const onSignedIn = (c: Credentials, remember: boolean) => {
@@ -59,7 +64,7 @@ export function App() {
             Tokens
           </a>
         </nav>
-        <PushSwitch api={api} />
+        <PushSwitch api={api} onProblem={setPushProblem} />
         <button
           type="button"
           class="secondary"
@@ -71,6 +76,22 @@ export function App() {
         </button>
       </header>
       <main id="main" tabIndex={-1}>
+        {pushProblem && (
+          <div class="banner">
+            <p class="error" role="alert">
+              {pushProblem}
+            </p>
+            <button
+              type="button"
+              class="secondary small-button"
+              onClick={() => {
+                setPushProblem(null);
+              }}
+            >
+              Dismiss
+            </button>
+          </div>
+        )}
         {route.name === 'feed' && <Feed api={api} onUnauthorized={onUnauthorized} />}
         {route.name === 'forms' && <FormsList api={api} onUnauthorized={onUnauthorized} />}
         {route.name === 'form' && (

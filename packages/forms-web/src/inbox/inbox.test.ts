@@ -145,7 +145,7 @@ describe('inbox', () => {
     await page.goto(`${stack.url}/#/forms/contact`);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export CSV' }).click(),
+      page.getByRole('button', { name: 'Export CSV', exact: true }).click(),
     ]);
     // The embed code names this server's runtime and the form's public definition URL.
     await page.getByText('Embed this form').click();

@@ -97,6 +97,9 @@ describe('managing forms', () => {
     await page.getByRole('button', { name: 'Create form' }).click();
     await page.getByRole('heading', { name: 'Newsletter signup: settings' }).waitFor();
     expect(await tab(page, 'Definition').getAttribute('aria-current')).toBe('page');
+    // The builder is the default editor; the JSON is under Advanced.
+    await page.getByRole('tab', { name: 'Builder', selected: true }).waitFor();
+    await page.getByRole('tab', { name: 'Advanced (JSON)' }).click();
 
     // A mistake is shown on its own line, in the editor and in the list under it.
     const wrong = JSON.stringify(
@@ -108,7 +111,7 @@ describe('managing forms', () => {
     const badLine = lineOf(wrong, '"type": "phone"');
     await page
       .locator('.code-line.bad')
-      .getByText(/questions\/0\/type must be one of/)
+      .getByText(/Question 1 \(Full name\), type: must be one of/)
       .waitFor();
     expect(
       await page
@@ -127,7 +130,7 @@ describe('managing forms', () => {
     );
     await page
       .getByRole('listitem')
-      .filter({ hasText: `Line ${String(badLine)}: questions/0/type must be one of` })
+      .filter({ hasText: `Line ${String(badLine)}: Question 1 (Full name), type: must be one of` })
       .waitFor();
     const broken = JSON.stringify(NEWSLETTER, null, 2).replace('"Full name",', '"Full name"');
     await editor(page).fill(broken);
@@ -161,7 +164,7 @@ describe('managing forms', () => {
     await page.getByRole('button', { name: 'Save definition' }).click();
     await page.getByRole('status').getByText('Saved as version 2.').waitFor();
     await page.getByLabel('From').selectOption('1');
-    await page.getByLabel('To').selectOption('2');
+    await page.getByLabel('To', { exact: true }).selectOption('2');
     await page.getByRole('button', { name: 'Show changes' }).click();
     expect(await page.locator('.changes').innerText()).toBe(
       'Changed questions[name].label: "Your name" → "Full name"',
@@ -457,7 +460,7 @@ describe('managing forms', () => {
   it('can be used with the keyboard alone: create a form, write its definition, allow and remove an origin, test and redeliver a webhook', async () => {
     const page = await openInbox();
     /** Presses Tab until the control with this role and name has the focus. */
-    const tabTo = async (role: 'link' | 'button' | 'textbox', name: string | RegExp) => {
+    const tabTo = async (role: 'link' | 'button' | 'textbox' | 'tab', name: string | RegExp) => {
       const target = page.getByRole(role, { name, exact: true });
       for (let n = 0; n < 80; n++) {
         await page.keyboard.press('Tab');
@@ -475,6 +478,10 @@ describe('managing forms', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Keyboard form: settings' }).waitFor();
 
+    // The builder's tab has the focus; the arrow key moves to the JSON's tab and opens it.
+    await tabTo('tab', 'Builder');
+    await page.keyboard.press('ArrowRight');
+    await page.getByRole('tab', { name: 'Advanced (JSON)', selected: true }).waitFor();
     await tabTo('textbox', 'Definition (JSON)');
     await page.keyboard.press('Control+A');
     await page.keyboard.insertText(JSON.stringify(NEWSLETTER, null, 2));

@@ -162,6 +162,75 @@ describe('submissions: feeds, records, read flag, export', () => {
       });
     }
   });
+  test('choices as their option labels: the feed preview, and exports with choices=labels', async () => {
+    const feed = await admin<{ submissions: { id: string; preview: string }[] }>(
+      'GET',
+      `${formPath}/submissions`,
+    );
+    // "a" is an option labelled "A"; "b, c" is no option's value and stays as it is.
+    expect(feed.body.submissions.find((x) => x.id === ids[1])?.preview).toContain('A, b, c');
+    const csv = await fetch(`${s.url}${formPath}/submissions/export?choices=labels`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    const rows = parseCsv(await csv.text());
+    expect(rows[0]?.[7]).toBe('topics');
+    expect(rows[2]?.[7]).toBe('A; b, c');
+    const json = await admin<{ answers: Record<string, unknown> }[]>(
+      'GET',
+      `${formPath}/submissions/export?format=json&choices=labels`,
+    );
+    expect(json.body[1]?.answers.topics).toEqual(['A', 'b, c']);
+    const org = await admin<{ form: string; answers: Record<string, unknown> }[]>(
+      'GET',
+      '/api/orgs/acme/submissions/export?format=json&choices=labels',
+    );
+    expect(org.body.find((x) => x.answers.topics)?.answers.topics).toEqual(['A', 'b, c']);
+    // The default stays the stored values.
+    const values = await admin<{ answers: Record<string, unknown> }[]>(
+      'GET',
+      `${formPath}/submissions/export?format=json&choices=values`,
+    );
+    expect(values.body[1]?.answers.topics).toEqual(['a', 'b, c']);
+    const bad = await admin('GET', `${formPath}/submissions/export?choices=names`);
+    expect({ status: bad.status, body: bad.body }).toEqual({
+      status: 400,
+      body: { error: 'choices must be values or labels' },
+    });
+  });
+
+  test('mark all read: of the organisation up to an id, of one form, then nothing left', async () => {
+    const unread = async () =>
+      (
+        await admin<{ forms: { id: string; unread: number }[] }>('GET', '/api/orgs/acme/forms')
+      ).body.forms.map((f) => [f.id, f.unread]);
+    // ids[0] is read already; ids[1] (contact) and ids[2] (other, the newest) are not.
+    expect(await unread()).toEqual(
+      expect.arrayContaining([
+        ['contact', 1],
+        ['other', 1],
+      ]),
+    );
+    const through = await admin('POST', `/api/orgs/acme/submissions/read-all?through=${ids[1]!}`);
+    expect(through.body).toEqual({ marked: 1 });
+    expect(await unread()).toEqual(
+      expect.arrayContaining([
+        ['contact', 0],
+        ['other', 1],
+      ]),
+    );
+    const form = await admin('POST', '/api/orgs/acme/forms/other/submissions/read-all');
+    expect(form.body).toEqual({ marked: 1 });
+    expect((await admin('POST', '/api/orgs/acme/submissions/read-all')).body).toEqual({
+      marked: 0,
+    });
+    const feed = await admin<{ submissions: { read: boolean }[] }>(
+      'GET',
+      '/api/orgs/acme/submissions',
+    );
+    expect(feed.body.submissions.every((x) => x.read)).toBe(true);
+    const missing = await admin('POST', '/api/orgs/acme/forms/nope/submissions/read-all');
+    expect(missing.status).toBe(404);
+  });
 });
 
 describe('CSV export against formula injection', () => {

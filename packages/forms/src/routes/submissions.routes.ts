@@ -10,6 +10,8 @@ import {
   FormFeedParams,
   JsonExport,
   OrgFeedParams,
+  ReadAll,
+  ReadAllQuery,
   ReadFlag,
   Requeued,
   Submission,
@@ -131,6 +133,37 @@ export function registerSubmissionRoutes(app: App, deps: RouteDeps): void {
       },
     );
   }
+
+  // docs/forms.md#submissions: mark all read, of the organisation or of one form.
+  app.post(
+    '/api/orgs/:org/submissions/read-all',
+    {
+      onRequest,
+      schema: {
+        params: OrgFeedParams,
+        querystring: ReadAllQuery,
+        response: { 200: ReadAll, ...errors },
+      },
+    },
+    async (request) => ({
+      marked: await submissions.markAllRead(request.params.org, undefined, request.query.through),
+    }),
+  );
+  app.post(
+    '/api/orgs/:org/forms/:form/submissions/read-all',
+    {
+      onRequest,
+      schema: {
+        params: FormFeedParams,
+        querystring: ReadAllQuery,
+        response: { 200: ReadAll, ...errors },
+      },
+    },
+    async (request) => {
+      const { org, form } = request.params;
+      return { marked: await submissions.markAllRead(org, form, request.query.through) };
+    },
+  );
 
   app.delete(
     '/api/orgs/:org/forms/:form/submissions/:id',

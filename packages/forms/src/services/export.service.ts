@@ -1,4 +1,5 @@
 import type { FormStore } from '../store/forms.store.js';
+import { choiceLabels, labelled, type ChoiceLabels } from '../store/choice-labels.js';
 import type { SubmissionRecord, SubmissionStore } from '../store/submissions.store.js';
 import { existingForm } from './existing-form.js';
 import { fileLabel } from './uploads/file-names.js';
@@ -67,16 +68,21 @@ export function orgAnswerColumns(perForm: string[][]): string[] {
 export async function* csvExport(
   columns: string[],
   records: AsyncIterable<SubmissionRecord>,
-  options: { formColumn?: boolean } = {},
+  options: {
+    formColumn?: boolean;
+    /** The option labels of a record's definition version, to write choices as labels. */
+    labelsOf?: (r: SubmissionRecord) => ChoiceLabels;
+  } = {},
 ): AsyncGenerator<string> {
   const fixed = options.formColumn
     ? (['id', 'form', ...fixedColumns.slice(1)] as const)
     : fixedColumns;
   yield csvLine([...fixed, ...columns, ...metadataColumns]);
   for await (const r of records) {
+    const labels = options.labelsOf?.(r);
     yield csvLine([
       ...fixed.map((c) => r[c]),
-      ...columns.map((c) => r.answers[c]),
+      ...columns.map((c) => (labels ? labelled(labels, c, r.answers[c]) : r.answers[c])),
       ...metadataColumns.map((c) => r[c]),
     ]);
   }
@@ -85,11 +91,18 @@ export async function* csvExport(
 /** The JSON export: an array of records (without the raw body), streamed element by element. */
 export async function* jsonExport(
   records: AsyncIterable<SubmissionRecord>,
+  labelsOf?: (r: SubmissionRecord) => ChoiceLabels,
 ): AsyncGenerator<string> {
   yield '[';
   let first = true;
   for await (const r of records) {
     const { body: _body, ...rest } = r;
+    if (labelsOf) {
+      const labels = labelsOf(r);
+      rest.answers = Object.fromEntries(
+        Object.entries(r.answers).map(([k, v]) => [k, labelled(labels, k, v)]),
+      );
+    }
     yield `${first ? '' : ','}\n${JSON.stringify(rest)}`;
     first = false;
   }
@@ -102,6 +115,7 @@ export interface ExportRequest {
   format?: ExportFormat | undefined;
   since?: string | undefined;
   until?: string | undefined;
+  choices?: 'values' | 'labels' | undefined;
 }
 
 /** An export's lines, to stream as they come, and the format they are in. */
@@ -123,11 +137,27 @@ export class ExportService {
     await existingForm(this.forms, org, form);
     const format = request.format ?? 'csv';
     const records = this.submissions.all(org, form, range);
+    const definitions = await this.forms.allDefinitions(org, form);
+    const labelsOf = request.choices === 'labels' ? await this.labelLookup(org, [form]) : undefined;
     const lines =
       format === 'csv'
-        ? csvExport(answerColumns(await this.forms.allDefinitions(org, form)), records)
-        : jsonExport(records);
+        ? csvExport(answerColumns(definitions), records, labelsOf ? { labelsOf } : {})
+        : jsonExport(records, labelsOf);
     return { format, lines };
+  }
+
+  /** Each record's choice labels, from the definition version it was made against. */
+  private async labelLookup(
+    org: string,
+    forms: string[],
+  ): Promise<(r: SubmissionRecord) => ChoiceLabels> {
+    const byVersion = new Map<string, ChoiceLabels>();
+    for (const form of forms) {
+      for (const d of await this.forms.allDefinitions(org, form)) {
+        byVersion.set(`${form}\n${String(d.version)}`, choiceLabels(d.definition));
+      }
+    }
+    return (r) => byVersion.get(`${r.form}\n${String(r.definitionVersion)}`) ?? {};
   }
 
   /** Every form's submissions in one file; the CSV has a `form` column. */
@@ -135,11 +165,18 @@ export class ExportService {
     const range = exportRange(request.since, request.until);
     const format = request.format ?? 'csv';
     const records = this.submissions.all(org, undefined, range);
-    if (format === 'json') return { format, lines: jsonExport(records) };
+    const formIds = (await this.forms.list(org)).map((f) => f.id);
+    const labelsOf =
+      request.choices === 'labels' ? await this.labelLookup(org, formIds) : undefined;
+    if (format === 'json') return { format, lines: jsonExport(records, labelsOf) };
     const perForm: string[][] = [];
-    for (const f of await this.forms.list(org)) {
-      perForm.push(answerColumns(await this.forms.allDefinitions(org, f.id)));
-    }
-    return { format, lines: csvExport(orgAnswerColumns(perForm), records, { formColumn: true }) };
+    for (const id of formIds) perForm.push(answerColumns(await this.forms.allDefinitions(org, id)));
+    return {
+      format,
+      lines: csvExport(orgAnswerColumns(perForm), records, {
+        formColumn: true,
+        ...(labelsOf ? { labelsOf } : {}),
+      }),
+    };
   }
 }

@@ -44,6 +44,7 @@ test('the webhook body built from the stored row is byte for byte JSON.stringify
         notify: [],
         logic: null,
         uploads: {},
+        choiceLabels: {},
       },
       raw,
       origin: 'https://site.test',

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import { HttpError, isRecord } from '@havn/shared';
+import { labelled, type ChoiceLabels } from '../store/choice-labels.js';
 import type { DeliveryTable } from '../store/schema.js';
 import { isAnswered, visibility } from '../logic/show-if.js';
 import type { IngestForm, IngestLogic } from '../store/forms.store.js';
@@ -112,11 +113,12 @@ function collapsedHead(text: string): string {
   }
 }
 
-/** A short line for feeds from the first answers. */
-export function buildPreview(answers: Record<string, unknown>): string {
+/** A short line for feeds from the first answers, choices by their option labels. */
+export function buildPreview(answers: Record<string, unknown>, labels: ChoiceLabels = {}): string {
   const parts: string[] = [];
   let length = -3;
-  for (const value of Object.values(answers)) {
+  for (const [name, answer] of Object.entries(answers)) {
+    const value = labelled(labels, name, answer);
     if (value === null || value === '' || typeof value === 'boolean') continue;
     const part = Array.isArray(value) ? value.join(', ') : `${value as string | number}`;
     parts.push(part);
@@ -316,7 +318,7 @@ export function buildSubmissionWrite(
         receivedAt,
         read: 0,
         spam: spam ? 1 : 0,
-        preview: buildPreview(answers),
+        preview: buildPreview(answers, request.form.choiceLabels),
         answers: JSON.stringify(answers),
         submitFields: submitFields === null ? null : JSON.stringify(submitFields),
         origin: request.origin,

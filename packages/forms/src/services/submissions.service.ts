@@ -71,6 +71,16 @@ export class SubmissionsService {
     }
   }
 
+  /** Marks every unread submission read (of one form when given; 404 for no such form). */
+  async markAllRead(
+    org: string,
+    form: string | undefined,
+    through: string | undefined,
+  ): Promise<number> {
+    if (form !== undefined) await existingForm(this.forms, org, form);
+    return this.submissions.markAllRead(org, form, through);
+  }
+
   /** Erases the submission with its outbox rows, their delivery log and its files' bytes. */
   async erase(org: string, form: string, id: string): Promise<void> {
     const files = await this.submissions.delete(org, form, id);

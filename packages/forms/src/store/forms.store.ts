@@ -1,3 +1,4 @@
+import { choiceLabels, type ChoiceLabels } from './choice-labels.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Condition, LogicDefinition } from '../logic/show-if.js';
 import { canonicalJson } from './canonical-json.js';
@@ -38,6 +39,8 @@ export interface GateForm extends Form {
   logic: IngestLogic | null;
   /** The `file` questions by logicalName, with their limits (docs/forms.md#file-uploads). */
   uploads: Readonly<Record<string, UploadRule>>;
+  /** The choice questions' option labels: the feed preview shows choices by them. */
+  choiceLabels: ChoiceLabels;
 }
 
 /** A `file` question's limits as the definition states them (docs/definition-format.md). */
@@ -64,7 +67,14 @@ export interface IngestLogic extends LogicDefinition {
 /** What ingest needs of the form (a plain object, so it can cross to the writer thread). */
 export type IngestForm = Pick<
   GateForm,
-  'id' | 'definitionVersion' | 'webhooks' | 'arrayAnswers' | 'notify' | 'logic' | 'uploads'
+  | 'id'
+  | 'definitionVersion'
+  | 'webhooks'
+  | 'arrayAnswers'
+  | 'notify'
+  | 'logic'
+  | 'uploads'
+  | 'choiceLabels'
 >;
 
 /** The rules of a stored definition that ingest applies, or null when there are none. */
@@ -202,7 +212,8 @@ export class FormStore {
       const arrayAnswers = current ? multipleChoiceNames(current.definition) : [];
       const logic = current ? ingestLogic(current.definition) : null;
       const uploads = current ? uploadRules(current.definition) : {};
-      return { ...form, arrayAnswers, logic, uploads };
+      const labels = choiceLabels(current?.definition);
+      return { ...form, arrayAnswers, logic, uploads, choiceLabels: labels };
     });
   }
 

@@ -327,6 +327,7 @@ export class GroupCommitWriter {
             definitionVersion: r.form.definitionVersion,
             webhooks: r.form.webhooks.map((w) => ({ url: w.url, secret: w.secret })),
             arrayAnswers: [...r.form.arrayAnswers],
+            choiceLabels: r.form.choiceLabels,
             logic: r.form.logic,
             notify: [...r.form.notify],
             uploads: r.form.uploads,

@@ -162,6 +162,27 @@ export class SubmissionStore {
     });
   }
 
+  /**
+   * Marks the unread submissions (not spam) of the organisation, or of one form, read, up to and
+   * including `through` when given (ids grow with time); answers how many.
+   */
+  async markAllRead(
+    org: string,
+    form: string | undefined,
+    through: string | undefined,
+  ): Promise<number> {
+    let q = this.db
+      .updateTable('submissions')
+      .set({ read: 1 })
+      .where('orgSlug', '=', org)
+      .where('read', '=', 0)
+      .where('spam', '=', 0);
+    if (form !== undefined) q = q.where('formId', '=', form);
+    if (through !== undefined) q = q.where('id', '<=', through);
+    const r = await q.executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
   /** Sets the read flag; false when there is no such submission. */
   async setRead(org: string, form: string, id: string, read: boolean): Promise<boolean> {
     const r = await this.db

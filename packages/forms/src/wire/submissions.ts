@@ -20,7 +20,19 @@ export const ExportQuery = Type.Object({
   format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('json')])),
   since: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time, included' })),
   until: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time, excluded' })),
+  choices: Type.Optional(
+    Type.Union([Type.Literal('values'), Type.Literal('labels')], {
+      description: 'values (the default) or labels: choice answers as their option labels',
+    }),
+  ),
 });
+
+/** Mark all read: up to and including this submission id (the newest one a person saw). */
+export const ReadAllQuery = Type.Object({ through: Type.Optional(Type.String({ maxLength: 64 })) });
+export const ReadAll = Type.Object(
+  { marked: Type.Integer({ description: 'How many submissions were marked read' }) },
+  { additionalProperties: false },
+);
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
   Type.Union([t, Type.Null()]);

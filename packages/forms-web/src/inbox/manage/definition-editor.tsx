@@ -1,8 +1,13 @@
-// The definition editor: JSON checked against the server's published JSON Schema as it is typed,
-// each problem on its line; the real runtime previews the draft beside it; Save stores a new
-// version, and an unchanged draft is not sent at all (the server would keep the version anyway).
-import { useEffect, useMemo, useState } from 'preact/hooks';
+// The definition editor: the visual builder by default, the JSON as "Advanced (JSON)"; both edit
+// one text, so a change in either shows in the other. The draft is checked against the server's
+// published JSON Schema as it changes, each problem named by its question ("Question 3 (Email)")
+// and, in the JSON, written on its line; the real runtime previews the draft beside it; Save
+// stores a new version, and an unchanged draft is not sent at all (the server would keep the
+// version anyway).
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Alert } from '../alert.js';
+import { Builder } from './builder/builder.js';
+import { asDefinition, describePath } from './builder/definition-model.js';
 import { canonicalJson } from './canonical-json.js';
 import { CodeEditor, type LineProblem } from './code-editor.js';
 import { errorText } from './error-text.js';
@@ -10,8 +15,11 @@ import { saveDefinition } from './form-admin.js';
 import type { TabProps } from './form-settings.js';
 import { JsonSyntaxError, parseJson } from './json-lines.js';
 import { Preview } from './preview.js';
-import { checkSchema, checkUniqueness } from './schema-check.js';
+import { checkSchema, checkUniqueness, type SchemaProblem } from './schema-check.js';
 import { Versions } from './versions.js';
+
+/** Where the format is described, served beside the inbox (docs/definition-format.md). */
+export const GUIDE_URL = '/guide/definition-format.md';
 
 let schemaLoad: Promise<Record<string, unknown>> | null = null;
 function loadSchema(): Promise<Record<string, unknown>> {
@@ -37,8 +45,13 @@ function starter(title: string): unknown {
 }
 
 interface Checked {
-  problems: LineProblem[];
+  /** Problems by line, for the JSON view, named as people read them. */
+  lines: LineProblem[];
+  /** Problems by path, for the builder. */
+  problems: SchemaProblem[];
   value: unknown;
+  /** A JSON syntax error (the builder cannot show a draft that does not parse). */
+  syntax: LineProblem | null;
 }
 
 function check(text: string, schema: Record<string, unknown> | null): Checked {
@@ -48,20 +61,34 @@ function check(text: string, schema: Record<string, unknown> | null): Checked {
       ? [...checkSchema(schema, parsed.value), ...checkUniqueness(parsed.value)]
       : [];
     // The same problem can be found twice (the schema requires some fields in two places).
-    const byMessage = new Map<string, number>();
-    for (const p of found) {
-      const message = `${p.path.join('/') || 'the definition'} ${p.message}`;
-      if (!byMessage.has(message)) byMessage.set(message, parsed.lineOf(p.path));
-    }
-    const problems = [...byMessage].map(([message, line]) => ({ line, message }));
-    return { problems: problems.sort((a, b) => a.line - b.line), value: parsed.value };
+    const seen = new Set<string>();
+    const problems = found.filter((p) => {
+      const key = `${p.path.join('/')} ${p.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    const lines = problems
+      .map((p) => ({
+        line: parsed.lineOf(p.path),
+        message: `${describePath(parsed.value, p.path)}: ${p.message}`,
+      }))
+      .sort((a, b) => a.line - b.line);
+    return { lines, problems, value: parsed.value, syntax: null };
   } catch (err) {
     if (err instanceof JsonSyntaxError) {
-      return { problems: [{ line: err.line, message: err.message }], value: undefined };
+      const syntax = { line: err.line, message: err.message };
+      return { lines: [syntax], problems: [], value: undefined, syntax };
     }
     throw err;
   }
 }
+
+type View = 'builder' | 'json';
+const VIEWS: { view: View; name: string }[] = [
+  { view: 'builder', name: 'Builder' },
+  { view: 'json', name: 'Advanced (JSON)' },
+];
 
 export function DefinitionEditor({ api, info, reload }: TabProps) {
   const { form } = info;
@@ -69,11 +96,13 @@ export function DefinitionEditor({ api, info, reload }: TabProps) {
   const [text, setText] = useState(() =>
     JSON.stringify(stored ?? starter(form.name || form.id), null, 2),
   );
+  const [view, setView] = useState<View>('builder');
   const [schema, setSchema] = useState<Record<string, unknown> | null>(null);
   const [schemaError, setSchemaError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const tabs = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     loadSchema().then(setSchema, (err: unknown) => {
@@ -82,7 +111,7 @@ export function DefinitionEditor({ api, info, reload }: TabProps) {
   }, []);
 
   const checked = useMemo(() => check(text, schema), [text, schema]);
-  const ok = checked.problems.length === 0 && schema !== null;
+  const ok = checked.lines.length === 0 && schema !== null;
   const [shown, setShown] = useState<unknown>(() => (ok ? checked.value : (stored ?? null)));
   useEffect(() => {
     if (ok) setShown(checked.value);
@@ -90,12 +119,15 @@ export function DefinitionEditor({ api, info, reload }: TabProps) {
 
   const unchanged =
     stored !== undefined && ok && canonicalJson(checked.value) === canonicalJson(stored);
+  const draft = asDefinition(checked.value);
 
   const save = async () => {
     setStatus(null);
     setError(null);
     if (!ok) {
-      setError('Fix the problems listed under the editor first.');
+      setError(
+        `Fix the ${checked.lines.length === 1 ? 'problem' : `${String(checked.lines.length)} problems`} listed first.`,
+      );
       return;
     }
     if (unchanged) {
@@ -114,26 +146,84 @@ export function DefinitionEditor({ api, info, reload }: TabProps) {
     }
   };
 
+  // Arrow keys move between the two tabs (the tabs pattern of WAI-ARIA).
+  const onTabKey = (e: KeyboardEvent) => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    e.preventDefault();
+    const next = view === 'builder' ? 'json' : 'builder';
+    setView(next);
+    tabs.current?.querySelector<HTMLElement>(`#def-tab-${next}`)?.focus();
+  };
+
   return (
     <>
       <p class="muted">
-        The format is described in the definition format guide; the editor checks the draft against
-        the server's JSON Schema (<a href="/schema/definition.json">definition.json</a>) as you
-        type.
+        Build the form with the builder, or write its JSON under Advanced: both edit the same draft.
+        The format is described in the{' '}
+        <a href={GUIDE_URL} target="_blank" rel="noopener">
+          definition format guide
+        </a>
+        ; the draft is checked against the server's JSON Schema (
+        <a href="/schema/definition.json">definition.json</a>) as it changes.
       </p>
       <Alert message={schemaError} />
       <div class="editor-grid">
         <div>
-          <CodeEditor
-            id="definition-json"
-            label="Definition (JSON)"
-            value={text}
-            problems={checked.problems}
-            onInput={(v) => {
-              setText(v);
-              setStatus(null);
-            }}
-          />
+          <div class="tabs view-tabs" role="tablist" aria-label="Editor" ref={tabs}>
+            {VIEWS.map((v) => (
+              <button
+                key={v.view}
+                type="button"
+                role="tab"
+                id={`def-tab-${v.view}`}
+                aria-selected={view === v.view}
+                aria-controls={`def-panel-${v.view}`}
+                tabIndex={view === v.view ? 0 : -1}
+                class={view === v.view ? 'tab current' : 'tab'}
+                onClick={() => {
+                  setView(v.view);
+                }}
+                onKeyDown={onTabKey}
+              >
+                {v.name}
+              </button>
+            ))}
+          </div>
+          <div role="tabpanel" id={`def-panel-${view}`} aria-labelledby={`def-tab-${view}`}>
+            {view === 'builder' &&
+              (draft ? (
+                <Builder
+                  definition={draft}
+                  saved={asDefinition(stored)}
+                  problems={checked.problems}
+                  onChange={(next) => {
+                    setText(JSON.stringify(next, null, 2));
+                    setStatus(null);
+                  }}
+                />
+              ) : (
+                <p class="warning">
+                  The builder shows a definition once its JSON is an object with a list of
+                  questions.
+                  {checked.syntax &&
+                    ` Line ${String(checked.syntax.line)}: ${checked.syntax.message}.`}{' '}
+                  Fix it under Advanced (JSON).
+                </p>
+              ))}
+            {view === 'json' && (
+              <CodeEditor
+                id="definition-json"
+                label="Definition (JSON)"
+                value={text}
+                problems={checked.lines}
+                onInput={(v) => {
+                  setText(v);
+                  setStatus(null);
+                }}
+              />
+            )}
+          </div>
+          <ProblemSummary checked={checked} view={view} />
           <p class="row">
             <button type="button" disabled={busy} onClick={() => void save()}>
               Save definition
@@ -148,5 +238,25 @@ export function DefinitionEditor({ api, info, reload }: TabProps) {
         <Versions api={api} form={form.id} current={form.definitionVersion} />
       )}
     </>
+  );
+}
+
+/** Under the builder: how many problems, named (the JSON view lists them under its editor). */
+function ProblemSummary(props: { checked: Checked; view: View }) {
+  if (props.view !== 'builder') return null;
+  const n = props.checked.lines.length;
+  return (
+    <div class="code-problems">
+      <p role="status">
+        {n === 0 ? 'No problems found.' : `${String(n)} ${n === 1 ? 'problem' : 'problems'}:`}
+      </p>
+      {n > 0 && (
+        <ul>
+          {props.checked.lines.map((p, k) => (
+            <li key={k}>{p.message}</li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

@@ -33,6 +33,8 @@ window.fetch = (input, init) => {
 /** Shows `definition` (the last draft that passed the checks) once typing pauses. */
 export function Preview(props: { definition: unknown; stale: boolean }) {
   const [doc, setDoc] = useState(() => frameDocument(props.definition));
+  // A new frame for the same draft: the form again after a Send in the preview.
+  const [round, setRound] = useState(0);
   useEffect(() => {
     const t = setTimeout(() => {
       setDoc(frameDocument(props.definition));
@@ -49,7 +51,18 @@ export function Preview(props: { definition: unknown; stale: boolean }) {
           ? 'Showing the last version without problems. Fix the problems to update it.'
           : 'The form as people will see it. Sending here stores nothing.'}
       </p>
-      <iframe title="Preview of the form" srcDoc={doc} />
+      <iframe key={round} title="Preview of the form" srcDoc={doc} />
+      <p>
+        <button
+          type="button"
+          class="secondary small-button"
+          onClick={() => {
+            setRound(round + 1);
+          }}
+        >
+          Reset preview
+        </button>
+      </p>
     </div>
   );
 }

@@ -22,10 +22,10 @@ export function FormTools(props: { api: Api; form: string }) {
 function ExportLinks(props: { api: Api; form: string }) {
   const [error, setError] = useState<string | null>(null);
   // The export needs the bearer token, which a plain link cannot carry: fetch, then save the blob.
-  const download = async (format: 'csv' | 'json') => {
+  const download = async (format: 'csv' | 'json', labels = false) => {
     setError(null);
     try {
-      const res = await props.api.exportFile(props.form, format);
+      const res = await props.api.exportFile(props.form, format, labels);
       const url = URL.createObjectURL(await res.blob());
       const a = document.createElement('a');
       a.href = url;
@@ -46,6 +46,9 @@ function ExportLinks(props: { api: Api; form: string }) {
     <p class="exports">
       <button type="button" class="secondary" onClick={() => void download('csv')}>
         Export CSV
+      </button>
+      <button type="button" class="secondary" onClick={() => void download('csv', true)}>
+        Export CSV with labels
       </button>
       <button type="button" class="secondary" onClick={() => void download('json')}>
         Export JSON

@@ -16,9 +16,13 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 const supported = () =>
   'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
 
-export function PushSwitch(props: { api: Api }) {
+/**
+ * The switch in the header. A problem is handed to `onProblem`, which shows it under the header:
+ * in the header it would stay on every page and push the header's buttons about on a phone.
+ */
+export function PushSwitch(props: { api: Api; onProblem: (message: string | null) => void }) {
   const [state, setState] = useState<State>(supported() ? 'busy' : 'unsupported');
-  const [message, setMessage] = useState<string | null>(null);
+  const setMessage = props.onProblem;
 
   useEffect(() => {
     if (!supported()) return;
@@ -84,11 +88,6 @@ export function PushSwitch(props: { api: Api }) {
         <span class="track" aria-hidden="true" />
         Enable notifications
       </button>
-      {message && (
-        <p class="error small" role="alert">
-          {message}
-        </p>
-      )}
     </div>
   );
 }

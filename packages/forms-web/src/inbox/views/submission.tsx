@@ -57,6 +57,7 @@ export function SubmissionView(props: {
       {data?.record.spam && <NotSpam api={api} record={data.record} onDone={reload} />}
       {data && <Details data={data} />}
       {data && <Deliveries api={api} record={data.record} onDone={reload} />}
+      {data && <Manage api={api} record={data.record} />}
     </article>
   );
 }
@@ -127,6 +128,82 @@ function NotSpam(props: { api: Api; record: Submission; onDone: () => void }) {
       </button>
       <Alert message={message} />
     </div>
+  );
+}
+
+/**
+ * Mark unread (back to the feed: this page marks read on opening) and delete, which asks first:
+ * an erased submission cannot come back (docs/forms.md#submissions).
+ */
+function Manage(props: { api: Api; record: Submission }) {
+  const { api, record } = props;
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const done = () => {
+    dispatchEvent(new Event(REFRESH_EVENT));
+    location.hash = href.form(record.form);
+  };
+  const act = async (action: () => Promise<void>) => {
+    setError(null);
+    try {
+      await action();
+      done();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <section class="danger-zone" aria-labelledby="manage-title">
+      <h2 id="manage-title">This submission</h2>
+      <p class="row">
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => void act(() => api.markUnread(record.form, record.id))}
+        >
+          Mark unread
+        </button>
+        {!confirming && (
+          <button
+            type="button"
+            class="secondary danger"
+            onClick={() => {
+              setConfirming(true);
+            }}
+          >
+            Delete…
+          </button>
+        )}
+      </p>
+      {confirming && (
+        <div class="warning" role="group" aria-labelledby="delete-question">
+          <p id="delete-question">
+            Delete this submission for good? Its answers, raw body and delivery records are erased,
+            and pending webhooks of it are not sent. Webhook receivers keep what they were sent.
+          </p>
+          <p class="row">
+            <button
+              type="button"
+              class="danger"
+              ref={(el) => el?.focus()}
+              onClick={() => void act(() => api.erase(record.form, record.id))}
+            >
+              Delete for good
+            </button>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => {
+                setConfirming(false);
+              }}
+            >
+              Cancel
+            </button>
+          </p>
+        </div>
+      )}
+      <Alert message={error} />
+    </section>
   );
 }
 
