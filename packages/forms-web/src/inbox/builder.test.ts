@@ -157,6 +157,29 @@ it('builds a form without JSON: add, reorder by keyboard, duplicate, delete; JSO
   await page.close();
 });
 
+it('adds a file question with its types and limits, which the JSON holds as the format says', async () => {
+  const page = await openInbox();
+  await page.goto(`${stack.url}/#/forms/sales-enquiry/settings/definition`);
+  await page.getByLabel('New question type').selectOption('file');
+  await page.getByRole('button', { name: 'Add question' }).click();
+  await page.locator('#b-q3-label').fill('Your CV');
+  await page.locator('#b-q3-accept').fill('application/pdf, .docx');
+  await page.locator('#b-q3-maxFiles').fill('2');
+  await page.getByText('No problems found.').waitFor();
+  await page.getByRole('tab', { name: 'Advanced (JSON)' }).click();
+  const json = JSON.parse(await page.getByLabel('Definition (JSON)').inputValue()) as {
+    questions: unknown[];
+  };
+  expect(json.questions[3]).toEqual({
+    type: 'file',
+    label: 'Your CV',
+    logicalName: 'your-cv',
+    accept: ['application/pdf', '.docx'],
+    maxFiles: 2,
+  });
+  await page.close();
+});
+
 it('works at 390×844 in dark mode with no axe violation and no sideways scrolling', async () => {
   const page = await openInbox({ ...PHONE, colorScheme: 'dark' });
   await page.goto(`${stack.url}/#/forms/sales-enquiry/settings/definition`);

@@ -415,6 +415,33 @@ function Field(props: {
       </div>
     );
   }
+  const help = spec.help && (
+    <p id={`${id}-help`} class="muted small field-help">
+      {spec.help}
+    </p>
+  );
+  if (spec.kind === 'list') {
+    // Taken when the field is left (change, not input): while typing, "image/png, " would lose
+    // its comma if every keystroke went through the list and back.
+    return (
+      <>
+        <label for={id}>{spec.label}</label>
+        <input
+          id={id}
+          value={Array.isArray(value) ? value.join(', ') : ''}
+          aria-describedby={spec.help ? `${id}-help` : undefined}
+          onChange={(e) => {
+            const list = e.currentTarget.value
+              .split(',')
+              .map((part) => part.trim())
+              .filter((part) => part !== '');
+            props.onChange(list.length ? list : undefined);
+          }}
+        />
+        {help}
+      </>
+    );
+  }
   const numeric = spec.kind === 'integer' || spec.kind === 'number';
   return (
     <>
@@ -437,11 +464,7 @@ function Field(props: {
           } else props.onChange(raw);
         }}
       />
-      {spec.help && (
-        <p id={`${id}-help`} class="muted small field-help">
-          {spec.help}
-        </p>
-      )}
+      {help}
     </>
   );
 }

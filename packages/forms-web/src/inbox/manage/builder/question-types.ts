@@ -2,7 +2,8 @@
 // question of the type looks like and which of its fields the builder edits. Adding a type to the
 // format is one entry here; a type the builder does not know is kept and edited as JSON.
 
-export type FieldKind = 'integer' | 'number' | 'date' | 'text' | 'boolean';
+/** `list`: a list of strings, written as one line separated by commas. */
+export type FieldKind = 'integer' | 'number' | 'date' | 'text' | 'boolean' | 'list';
 
 export interface FieldSpec {
   key: string;
@@ -92,6 +93,27 @@ export const QUESTION_TYPES: readonly QuestionType[] = [
     ],
   },
   { type: 'consent', name: 'Consent checkbox', placeholder: false, options: false, fields: [] },
+  {
+    type: 'file',
+    name: 'File upload',
+    placeholder: false,
+    options: false,
+    fields: [
+      {
+        key: 'accept',
+        label: 'File types',
+        kind: 'list',
+        help: 'MIME types (image/png, image/*) and extensions (.pdf), separated by commas. Empty takes any type.',
+      },
+      {
+        key: 'maxBytes',
+        label: 'Largest file, in bytes',
+        kind: 'integer',
+        help: "At most the server's UPLOAD_MAX_BYTES, which is also the limit when this is empty.",
+      },
+      { key: 'maxFiles', label: 'Most files', kind: 'integer', help: '1 to 20; 1 when empty.' },
+    ],
+  },
 ];
 
 export function questionType(type: unknown): QuestionType | undefined {
