@@ -2,6 +2,7 @@
 // one profile at a time; `havn configure list` shows the profiles (docs/cli.md#configure).
 import type { Command } from 'commander';
 import { baseUrlOf } from '../config/base-url.js';
+import { profilesWith } from '../config/config-file.js';
 import { registerServiceConfigure } from './configure-service.js';
 import { parseTelemetryId } from '../config/telemetry-id.js';
 import {
@@ -178,11 +179,24 @@ function describe(config: TelemetryConfig): string {
 }
 
 async function listConfigured(ctx: CliContext): Promise<void> {
-  const profiles = await listProfiles(ctx.configDir);
+  const telemetry = await listProfiles(ctx.configDir);
+  const urls = async (section: 'render' | 'forms') =>
+    new Map(
+      (await profilesWith(ctx.configDir, section)).map((p) => [
+        p.name,
+        typeof p.section.url === 'string' ? p.section.url : '',
+      ]),
+    );
+  const [render, forms] = [await urls('render'), await urls('forms')];
+  // Every profile with any section, `default` first, then by name.
+  const names = [...new Set([...telemetry.map((p) => p.name), ...render.keys(), ...forms.keys()])];
+  names.sort((a, b) =>
+    a === DEFAULT_PROFILE ? -1 : b === DEFAULT_PROFILE ? 1 : a.localeCompare(b),
+  );
   const active = ctx.profile ?? DEFAULT_PROFILE;
-  if (profiles.length === 0) {
+  if (names.length === 0) {
     ctx.stderr.write(
-      `No profiles are configured; the configuration would be stored in ${configPath(ctx.configDir)}.\nRun havn configure telemetry --workspace-id <workspace-id> to configure.\n`,
+      `No profiles are configured; the configuration would be stored in ${configPath(ctx.configDir)}.\nRun havn configure telemetry --workspace-id <workspace-id>, havn configure render or havn configure forms to configure.\n`,
     );
     return;
   }
@@ -194,22 +208,29 @@ async function listConfigured(ctx: CliContext): Promise<void> {
         { header: 'ID' },
         { header: 'Resource name' },
         { header: 'API URL' },
+        { header: 'Render URL' },
+        { header: 'Forms URL' },
       ],
-      profiles.map((p) => [
-        // As `az account list`: the profile commands use without --profile is marked.
-        {
-          text: `${p.name === active ? '* ' : '  '}${p.name}`,
-          tint: p.name === active ? 'bold' : undefined,
-        },
-        { text: p.telemetry.backend === 'app' ? 'app' : 'workspace' },
-        { text: p.telemetry.id },
-        { text: p.telemetry.resourceName ?? '' },
-        { text: p.telemetry.apiUrl },
-      ]),
+      names.map((name) => {
+        const t = telemetry.find((p) => p.name === name)?.telemetry;
+        return [
+          // As `az account list`: the profile commands use without --profile is marked.
+          {
+            text: `${name === active ? '* ' : '  '}${name}`,
+            tint: name === active ? 'bold' : undefined,
+          },
+          { text: t === undefined ? '' : t.backend },
+          { text: t?.id ?? '' },
+          { text: t?.resourceName ?? '' },
+          { text: t?.apiUrl ?? '' },
+          { text: render.get(name) ?? '' },
+          { text: forms.get(name) ?? '' },
+        ];
+      }),
       ctx.color,
     ),
   );
-  if (!profiles.some((p) => p.name === active)) {
+  if (!names.includes(active)) {
     ctx.stderr.write(`HAVN_PROFILE names '${active}', which is not configured.\n`);
   }
 }

@@ -79,16 +79,26 @@ section{height:1500px}</style></head><body>
 <div id="box"></div><h1>Fixture page</h1><section><h2>Part one</h2></section>
 <section><h2>Part two</h2></section></body></html>`;
 
+/** An element that appears only 1.5 s after load: waiting for it makes a render slow. */
+const LATE_PAGE = `<!doctype html><body><script>
+setTimeout(() => { const d = document.createElement('div'); d.id = 'late';
+d.style.cssText = 'width:10px;height:10px'; document.body.append(d); }, 1500);</script>`;
+
 export interface FixtureSite {
-  /** http://localhost:<port>/ serving FIXTURE_PAGE. */
+  /** http://localhost:<port>/ serving FIXTURE_PAGE; /late LATE_PAGE; /assets/wide.css a style. */
   readonly url: string;
   close(): Promise<void>;
 }
 
 export async function startFixtureSite(): Promise<FixtureSite> {
-  const server: Server = createServer((_req, res) => {
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/assets/wide.css') {
+      res.writeHead(200, { 'content-type': 'text/css' });
+      res.end('#b { width: 321px !important }');
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(FIXTURE_PAGE);
+    res.end(req.url === '/late' ? LATE_PAGE : FIXTURE_PAGE);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

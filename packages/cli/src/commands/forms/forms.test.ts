@@ -55,6 +55,8 @@ describe('havn configure forms', () => {
     expect(shown.stdout).toContain(`URL:          ${forms.url}`);
     expect(shown.stdout).toContain(`(…${forms.token.slice(-4)})`);
     expect(shown.stdout).not.toContain(forms.token);
+    const listed = await run(['configure', 'list']);
+    expect(listed.stdout).toMatch(new RegExp(`│ \\* default .*│ ${forms.url} │`));
   });
 
   it('refuses a URL that would send the token in clear to another machine (exit 2, nothing saved)', async () => {

@@ -82,6 +82,22 @@ describe('havn render shot', () => {
       { env: { PATH: process.env.PATH, HAVN_CONFIG_DIR: dir.dir }, encoding: 'buffer' },
     );
     expect(pngSize(child.stdout)).toEqual({ width: 300, height: 50 });
+    // Its relative stylesheet loads only from --base-url: the file's directory is not served.
+    await writeFile(join(dir.dir, 'wide.css'), '#b { width: 321px !important }');
+    const styled = join(dir.dir, 'styled.html');
+    await writeFile(
+      styled,
+      '<link rel="stylesheet" href="wide.css"><body style="margin:0"><div style="width:300px;height:50px" id="b"></div>',
+    );
+    for (const [extra, width] of [
+      [[], 300],
+      [['--base-url', `${site.url}assets/`], 321],
+    ] as const) {
+      const out = join(dir.dir, `styled-${String(width)}.png`);
+      const r = await run(['render', 'shot', styled, '-o', out, '--selector', '#b', ...extra]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(pngSize(await readFile(out)).width).toBe(width);
+    }
     const tty = await havnOnTerminal(['render', 'shot', site.url, '-o', '-'], {
       configDir: dir.dir,
     });
@@ -90,6 +106,14 @@ describe('havn render shot', () => {
     const missing = await run(['render', 'shot', 'nope.html', '-o', 'x.png']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("there is no file 'nope.html'");
+  });
+
+  it('says on stderr that a render slower than a second is under way, and nothing on stdout', async () => {
+    const out = join(dir.dir, 'late.png');
+    const r = await run(['render', 'shot', `${site.url}late`, '-o', out, '--wait-for', '#late']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Rendering ${site.url}late…\n`);
+    expect(r.stdout).toBe('');
   });
 
   it('a wrong token exits 1 naming HAVN_RENDER_TOKEN', async () => {
