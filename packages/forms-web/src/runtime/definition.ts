@@ -57,6 +57,14 @@ export interface ConsentQuestion extends QuestionBase {
   type: 'consent';
 }
 
+/** docs/forms.md#file-uploads: files are sent as the parts of a multipart post. */
+export interface FileQuestion extends QuestionBase {
+  type: 'file';
+  accept?: string[];
+  maxBytes?: number;
+  maxFiles?: number;
+}
+
 export type Question =
   | TextQuestion
   | EmailQuestion
@@ -64,7 +72,8 @@ export type Question =
   | NumberQuestion
   | ChoiceQuestion
   | DateQuestion
-  | ConsentQuestion;
+  | ConsentQuestion
+  | FileQuestion;
 
 export interface Definition {
   intro: { title: string; text?: string; image?: { url: string; alt: string } };

@@ -12,6 +12,8 @@ export interface Field {
   /** The control that takes focus when the field is invalid. */
   focusTarget: HTMLElement;
   read(): { raw: RawValue; badInput: boolean };
+  /** The files picked (a `file` question); they are sent as parts, never kept in a draft. */
+  files?: () => File[];
   /** Puts a saved answer back into the control (resumable answers). */
   write(raw: RawValue): void;
   showError(message: string | null): void;
@@ -33,6 +35,34 @@ export function buildField(q: Question, index: number, tx: Texts): Field {
     [help ? helpId : '', withError ? errorId : ''].filter(Boolean).join(' ') || undefined;
 
   if (q.type === 'choice') return buildChoice(q, id, help, error, describedBy, tx);
+  if (q.type === 'file') {
+    const input = el('input', {
+      id,
+      name: q.logicalName,
+      type: 'file',
+      required: q.required === true,
+      accept: q.accept?.join(','),
+      multiple: (q.maxFiles ?? 1) > 1,
+      'aria-describedby': describedBy(false),
+    });
+    const files = () => Array.from(input.files ?? []);
+    return {
+      question: q,
+      root: el(
+        'div',
+        { class: 'field' },
+        el('label', { for: id }, q.label, ...requiredMark(q)),
+        help,
+        input,
+        error,
+      ),
+      focusTarget: input,
+      files,
+      read: () => ({ raw: files().map((f) => f.name), badInput: false }),
+      write: () => undefined,
+      showError: errorShower(input, error, describedBy),
+    };
+  }
 
   let control: HTMLInputElement | HTMLTextAreaElement;
   const common = {
@@ -109,13 +139,22 @@ export function buildField(q: Question, index: number, tx: Texts): Field {
         input.checked = raw === true;
       else if (typeof raw === 'string') input.value = raw;
     },
-    showError(message) {
-      error.textContent = message ?? '';
-      input.setAttribute('aria-invalid', String(message !== null));
-      const by = describedBy(message !== null);
-      if (by) input.setAttribute('aria-describedby', by);
-      else input.removeAttribute('aria-describedby');
-    },
+    showError: errorShower(input, error, describedBy),
+  };
+}
+
+/** Shows `message` (null: none) under one control, tied to it with aria-describedby. */
+function errorShower(
+  input: HTMLElement,
+  error: HTMLElement,
+  describedBy: (withError: boolean) => string | undefined,
+): (message: string | null) => void {
+  return (message) => {
+    error.textContent = message ?? '';
+    input.setAttribute('aria-invalid', String(message !== null));
+    const by = describedBy(message !== null);
+    if (by) input.setAttribute('aria-describedby', by);
+    else input.removeAttribute('aria-describedby');
   };
 }
 

@@ -242,7 +242,7 @@ function renderForm(
     f.root.addEventListener('input', () => {
       if (f.root.querySelector('[aria-invalid=true]')) {
         const { raw, badInput } = f.read();
-        f.showError(validateAnswer(f.question, raw, badInput, tx));
+        f.showError(validateAnswer(f.question, raw, badInput, tx, f.files?.()));
       }
     });
   }
@@ -259,7 +259,7 @@ function renderForm(
     fields.forEach((f, i) => {
       if (!isShown(f, i)) return;
       const { raw, badInput } = f.read();
-      const error = validateAnswer(f.question, raw, badInput, tx);
+      const error = validateAnswer(f.question, raw, badInput, tx, f.files?.());
       f.showError(error);
       if (error) invalid.push(f);
     });
@@ -289,12 +289,27 @@ function renderForm(
     try {
       const altcha = await solver?.take();
       if (altcha !== undefined) submitFields.altcha = altcha;
-      const res = await fetch(def.submit.submitUrl, {
-        method: def.submit.submitMethod || 'POST',
-        credentials: 'include',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body),
-      });
+      // docs/forms.md#file-uploads: with files, a multipart post whose progress is shown.
+      const files = fields.flatMap((f) =>
+        shown.questions.has(f.question.logicalName)
+          ? (f.files?.() ?? []).map((file) => [f.question.logicalName, file] as const)
+          : [],
+      );
+      const method = def.submit.submitMethod || 'POST';
+      const res =
+        files.length > 0
+          ? await postWithProgress(def.submit.submitUrl, method, multipart(body, files), (n) => {
+              button.textContent = tx.t('uploading', { n: Math.floor(n * 100) });
+              host.dispatchEvent(
+                new CustomEvent('havn:progress', { detail: { fraction: n }, bubbles: true }),
+              );
+            })
+          : await fetch(def.submit.submitUrl, {
+              method,
+              credentials: 'include',
+              headers: { 'content-type': 'application/json', accept: 'application/json' },
+              body: JSON.stringify(body),
+            });
       if (res.ok) {
         const { id } = (await res.json().catch(() => ({}))) as { id?: string };
         const thanks = el('div', { class: 'thanks', role: 'status', tabindex: -1, part: 'thanks' });
@@ -332,4 +347,52 @@ function renderForm(
     else void send();
   });
   return form;
+}
+
+/**
+ * The answers and files as a plain HTML form would post them (docs/forms.md#plain-html-posts):
+ * each answer a field (each option of a list one), `submitFields.<name>` fields, the files as
+ * parts under their question's name.
+ */
+function multipart(
+  body: Record<string, AnswerValue | Record<string, string>>,
+  files: readonly (readonly [string, File])[],
+): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(body)) {
+    if (name === 'submitFields') {
+      for (const [k, v] of Object.entries(value)) data.append(`submitFields.${k}`, String(v));
+    } else if (Array.isArray(value)) for (const v of value) data.append(name, v);
+    else if (typeof value !== 'object') data.append(name, String(value));
+  }
+  for (const [name, file] of files) data.append(name, file, file.name);
+  return data;
+}
+
+/**
+ * POSTs `data` with XMLHttpRequest, the one browser API that reports upload progress, calling
+ * `progress` with the fraction sent; resolves with the answer as a Response.
+ */
+function postWithProgress(
+  url: string,
+  method: string,
+  data: FormData,
+  progress: (fraction: number) => void,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) progress(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      resolve(new Response(xhr.responseText, { status: xhr.status }));
+    };
+    xhr.onerror = () => {
+      reject(new Error('the upload failed'));
+    };
+    xhr.send(data);
+  });
 }

@@ -1,5 +1,6 @@
 // The embeddable runtime in real Chromium, embedded on another loopback origin (localhost) than
 // the forms server (127.0.0.1), against the real forms server (docs/forms.md).
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -285,6 +286,59 @@ data-target="#slot"></script><p>Between</p><section id="slot"></section></main>
     const [latest] = await stack.submissions();
     await expect.poll(() => page.title()).toBe(`sent ${latest!.id}`);
     await page.close();
+  });
+
+  it('uploads a 3 MB PDF and a PNG with the answers, reporting progress (docs/forms.md#file-uploads)', async () => {
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(3 * 1024 * 1024, 0x20)]);
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    await stack.putContactForm([site.origin], {
+      intro: { title: 'Contact us' },
+      questions: [
+        { logicalName: 'name', type: 'text', label: 'Your name', required: true },
+        { logicalName: 'cv', type: 'file', label: 'CV', accept: ['.pdf'], required: true },
+        { logicalName: 'shot', type: 'file', label: 'Screenshot', accept: ['image/*'] },
+      ],
+    });
+    try {
+      const page = await openEmbed(
+        '/files',
+        '',
+        `<script>window.progress = []; document.addEventListener('havn:progress', (e) => window.progress.push(e.detail.fraction));</script>`,
+      );
+      await page.getByRole('textbox', { name: 'Your name' }).fill('Ada');
+      // Required: no file, no send.
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('This field is required.').waitFor();
+      await page.getByLabel('CV').setInputFiles({
+        name: 'cv.pdf',
+        mimeType: 'application/pdf',
+        buffer: pdf,
+      });
+      await page.getByLabel('Screenshot').setInputFiles({
+        name: 'shot.png',
+        mimeType: 'image/png',
+        buffer: png,
+      });
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('Thank you, your answers have been sent.').waitFor();
+      const [latest] = await stack.submissions();
+      expect(latest?.answers).toMatchObject({
+        name: 'Ada',
+        cv: [{ name: 'cv.pdf', size: pdf.length, type: 'application/pdf', sha256: sha256(pdf) }],
+        shot: [{ name: 'shot.png', size: png.length, type: 'image/png', sha256: sha256(png) }],
+      });
+      const progress = await page.evaluate(
+        () => (window as unknown as { progress: number[] }).progress,
+      );
+      expect(progress.at(-1)).toBe(1);
+      await page.close();
+    } finally {
+      await stack.putContactForm([site.origin]);
+    }
   });
 
   it('renders the hosted page /f/<org>/<form> on its own', async () => {

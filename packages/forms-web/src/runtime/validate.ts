@@ -38,6 +38,8 @@ export function validateAnswer(
   raw: RawValue,
   badInput = false,
   tx: Texts = en(),
+  /** A `file` question's picked files (their names are `raw`). */
+  files: readonly File[] = [],
 ): string | null {
   if (badInput) return tx.t(q.type === 'date' ? 'date' : 'number');
   if (isEmpty(raw)) {
@@ -98,7 +100,20 @@ export function validateAnswer(
     }
     case 'consent':
       return null;
+    case 'file': {
+      // The server checks each file's type by its bytes; here only what a person can fix.
+      if (files.length > (q.maxFiles ?? 1)) return tx.t('maxFiles', { n: q.maxFiles ?? 1 });
+      const big = files.find((f) => q.maxBytes !== undefined && f.size > q.maxBytes);
+      return big ? tx.t('fileTooLarge', { name: big.name, size: sizeText(q.maxBytes ?? 0) }) : null;
+    }
   }
+}
+
+/** A byte count as people read it: 10 MB, 500 KB. */
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024
+    ? `${String(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`
+    : `${String(Math.round(bytes / 1024))} KB`;
 }
 
 function safeRegExp(source: string): RegExp {
@@ -116,7 +131,8 @@ function safeRegExp(source: string): RegExp {
  */
 export function toAnswer(q: Question, raw: RawValue, tx: Texts = en()): AnswerValue | undefined {
   if (q.type === 'consent') return raw === true;
-  if (isEmpty(raw)) return undefined;
+  // Files are sent as parts of their own (docs/forms.md#file-uploads), not in the answers.
+  if (q.type === 'file' || isEmpty(raw)) return undefined;
   if (q.type === 'number') return tx.parseNumber(String(raw));
   if (q.type === 'choice') return q.multiple ? raw : String(raw);
   return String(raw);

@@ -47,6 +47,10 @@ export const RUNTIME_TEXTS = {
   minSelected_one: 'Choose at least {n} option.',
   maxSelected: 'Choose at most {n} options.',
   maxSelected_one: 'Choose at most {n} option.',
+  maxFiles: 'Choose at most {n} files.',
+  maxFiles_one: 'Choose at most {n} file.',
+  fileTooLarge: '{name} is larger than {size}.',
+  uploading: 'Sending… {n}%',
 };
 
 export type RuntimeTextKey = keyof typeof RUNTIME_TEXTS;

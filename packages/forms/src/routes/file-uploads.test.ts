@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createLogger } from '@havn/shared';
@@ -259,6 +260,27 @@ describe('file uploads', () => {
     expect(download.headers.get('content-disposition')).toBe(
       `attachment; filename="_22><img src=x onerror=alert(1)>gnp.pdf"; filename*=UTF-8''%2522%3E%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3Egnp.pdf`,
     );
+  });
+
+  test('a client that goes away mid-upload leaves nothing behind, and the server goes on', async () => {
+    const before = await stored();
+    const { port } = new URL(s.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const head =
+      '--x\r\nContent-Disposition: form-data; name="cv"; filename="cv.pdf"\r\n\r\n%PDF-1.4\n';
+    socket.write(
+      `POST ${formPath}/submissions HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${site}\r\n` +
+        `Content-Type: multipart/form-data; boundary=x\r\nContent-Length: 5000000\r\n\r\n${head}`,
+    );
+    socket.write(Buffer.alloc(200_000, 0x20));
+    // The part has begun arriving: its file is being received.
+    await waitFor(async () => ((await stored()).incoming.length > 0 ? true : undefined));
+    socket.destroy();
+    await waitFor(async () => ((await stored()).incoming.length === 0 ? true : undefined));
+    expect(await stored()).toEqual(before);
+    const r = await post(form({ name: 'Kate' }, [['cv', pdf(1000), 'cv.pdf']]));
+    expect(r.status).toBe(200);
   });
 
   test('erasing a submission and deleting the form remove the bytes', async () => {

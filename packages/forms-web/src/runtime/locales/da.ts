@@ -45,4 +45,8 @@ registerLocale('da', {
   minSelected_one: 'Vælg mindst {n} mulighed.',
   maxSelected: 'Vælg højst {n} muligheder.',
   maxSelected_one: 'Vælg højst {n} mulighed.',
+  maxFiles: 'Vælg højst {n} filer.',
+  maxFiles_one: 'Vælg højst {n} fil.',
+  fileTooLarge: '{name} er større end {size}.',
+  uploading: 'Sender… {n}%',
 });

@@ -120,8 +120,14 @@ export function readMultipart(
         else if (received > 4 * bodyCap) stream.destroy();
       }
     });
-    stream.on('error', () => {
+    // A client that goes away mid-body (an aborted upload) ends the read: its files are removed.
+    const cutOff = () => {
       fail(new HttpError(400, 'the request body was cut off'));
+    };
+    stream.on('error', cutOff);
+    stream.on('aborted', cutOff);
+    stream.on('close', () => {
+      if (!stream.readableEnded) cutOff();
     });
 
     parser.on('field', (name, value, info) => {
@@ -179,6 +185,8 @@ export function readMultipart(
       const out = createWriteStream(file.path, { flags: 'wx' });
       outputs.push(out);
       part.on('data', (chunk: Buffer) => {
+        // After a failure the part is only drained: its stream is closed and its hash is done.
+        if (failed) return;
         file.size += chunk.length;
         fileBytes += chunk.length;
         if (file.size > cap) {
@@ -200,8 +208,10 @@ export function readMultipart(
       writes.push(
         new Promise((done, error) => {
           out.on('close', () => {
-            file.sha256 = hash.digest('hex');
-            file.head = Buffer.concat(head).subarray(0, headBytes);
+            if (!failed) {
+              file.sha256 = hash.digest('hex');
+              file.head = Buffer.concat(head).subarray(0, headBytes);
+            }
             done();
           });
           out.on('error', error);
