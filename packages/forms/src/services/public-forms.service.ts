@@ -196,7 +196,7 @@ async function checkedFile(
   accept: readonly string[],
   newId: (prefix: string) => string,
 ): Promise<FileAnswer> {
-  const type = await sniffType(f.path, f.head, f.name);
+  const type = await sniffType(f.head, f.name);
   if (!accepts(accept, type)) {
     throw new HttpError(
       400,

@@ -1,4 +1,4 @@
-import { fileTypeFromFile } from 'file-type';
+import { fileTypeFromBuffer } from 'file-type';
 
 // docs/forms.md#file-uploads: a file's type is read from its own bytes (magic numbers), never
 // taken from its name or the type its sender declared. file-type knows the binary formats; a
@@ -26,13 +26,12 @@ const textByExtension: Record<string, SniffedType> = {
   json: { mime: 'application/json', ext: 'json' },
 };
 
-/** The type of a received file's bytes; `head` is its first bytes (at least a few KiB). */
-export async function sniffType(
-  path: string,
-  head: Uint8Array,
-  name: string,
-): Promise<SniffedType> {
-  const known = await fileTypeFromFile(path);
+/**
+ * The type of a received file's bytes from `head`, its first bytes (16 KiB, kept while it
+ * arrived: more than file-type reads for any format it knows by its start).
+ */
+export async function sniffType(head: Uint8Array, name: string): Promise<SniffedType> {
+  const known = await fileTypeFromBuffer(head);
   if (known) return { mime: known.mime, ext: known.ext };
   if (head.includes(0)) return { mime: 'application/octet-stream', ext: 'bin' };
   let text: string;

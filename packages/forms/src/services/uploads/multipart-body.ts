@@ -42,7 +42,7 @@ export interface MultipartLimits {
   maxTotalBytes: number;
 }
 
-const headBytes = 8192;
+const headBytes = 16_384;
 
 /**
  * Reads `stream`; rejects with the HttpError to answer (400 malformed or too many files, 413 a
