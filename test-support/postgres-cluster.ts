@@ -1,7 +1,7 @@
 // A throwaway PostgreSQL cluster for tests, benchmarks and the two-instance script: initdb in a
 // temp dir, started with pg_ctl on a free loopback port, fsync and synchronous_commit on (the
 // durability under test is the real one), stopped and removed at the end.
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,11 @@ export interface PostgresCluster {
   port: number;
   /** The database `name` on this cluster. */
   urlOf(name: string): string;
+  /**
+   * `pg_ctl restart -m fast`: every connection is dropped (57P01), the server is down for a moment
+   * and back on the same port. Asynchronous, so a test keeps serving its clients meanwhile.
+   */
+  restart(): Promise<void>;
   stop(): void;
 }
 
@@ -129,6 +134,22 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       url: urlOf('postgres'),
       port,
       urlOf,
+      restart: () =>
+        new Promise((resolve, reject) => {
+          const child = spawn(
+            join(bin, 'pg_ctl'),
+            ['-D', data, '-l', log, '-m', 'fast', '-w', 'restart'],
+            {
+              ...options,
+              stdio: 'ignore',
+            },
+          );
+          child.once('error', reject);
+          child.once('exit', (code) => {
+            if (code === 0) resolve();
+            else reject(new Error(`pg_ctl restart exited ${String(code)}`));
+          });
+        }),
       stop: () => {
         spawnSync(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop'], {
           ...options,

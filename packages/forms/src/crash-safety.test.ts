@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { expect, test } from 'vitest';
 import { submissionBuilder } from './services/submission-builder.js';
 import { openStore } from './store/store.js';
 import { adminToken, seedForm } from './test-support/forms-server.js';
+import { waitFor } from './test-support/receivers.js';
 import { createTestDatabase, dropTestDatabase } from '../../../test-support/test-database.js';
 
 const mainJs = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -111,21 +113,60 @@ test('the server refuses a bad configuration naming the variable', async () => {
   expect(mysql.err).toMatch(/DATABASE_URL must be postgres:/);
 });
 
-test('a PostgreSQL that cannot be reached stops the server with the reason, password hidden', async () => {
-  // A port nothing listens on: connecting is refused at once.
+test('a PostgreSQL that cannot be reached is waited for: not ready on /api/health, password hidden', async () => {
+  // A port nothing listens on: connecting is refused at once, every try.
+  const port = await freePort();
   const child = spawn(process.execPath, [mainJs], {
     env: {
       ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
       DATABASE_URL: 'postgres://havn:hunter2@127.0.0.1:9/forms',
       LOG_LEVEL: 'info',
     },
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  const code = await new Promise((r) => child.once('exit', r));
-  expect(code).toBe(1);
-  expect(out).toMatch(/cannot open the database at postgres:\/\/havn:\*\*\*@127\.0\.0\.1:9\/forms/);
-  expect(out).toMatch(/ECONNREFUSED/);
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise((r) => child.once('exit', r));
+  try {
+    await waitFor(() => (/trying again in/.test(out) ? true : undefined));
+    expect(out).toMatch(
+      /the database at postgres:\/\/havn:\*\*\*@127\.0\.0\.1:9\/forms is not reachable \(.*ECONNREFUSED/,
+    );
+    // Answering, so a liveness probe does not restart it; not ready, so no traffic is sent.
+    const health = await fetch(`http://127.0.0.1:${String(port)}/api/health`);
+    expect(health.status).toBe(503);
+    const body = (await health.json()) as { ok: boolean; error: string };
+    expect(body.ok).toBe(false);
+    expect(body.error).toMatch(/^waiting for the database: .*ECONNREFUSED/);
+    const ingest = await fetch(
+      `http://127.0.0.1:${String(port)}/api/orgs/acme/forms/contact/submissions`,
+      {
+        method: 'POST',
+        body: '{}',
+      },
+    );
+    expect(ingest.status).toBe(503);
+    expect(ingest.headers.get('retry-after')).toBe('5');
+    // Still waiting a few tries later, not exited.
+    await waitFor(() => ((out.match(/trying again in/g) ?? []).length >= 2 ? true : undefined));
+    expect(child.exitCode).toBeNull();
+  } finally {
+    child.kill('SIGTERM');
+  }
+  expect(await exited).toBe(0);
   expect(out).not.toContain('hunter2');
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}

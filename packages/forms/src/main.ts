@@ -10,6 +10,7 @@ import { buildServer } from './server.js';
 import { vapidKeysOf } from './services/vapid-keys.js';
 import { submissionBuilder } from './services/submission-builder.js';
 import { openStore, type Store } from './store/store.js';
+import { openWhenReachable } from './wait-for-store.js';
 
 /** The URL without its password, for the log. */
 function redacted(url: string): string {
@@ -36,12 +37,16 @@ if (config.smtp === undefined) {
   log.info({ smtp: { host, port, secure, user, from } }, 'email notices are sent through SMTP');
 }
 let store: Store;
+const where = config.databaseUrl === undefined ? config.userDataDir : redacted(config.databaseUrl);
 try {
-  store = await openStore(config, submissionBuilder);
+  store = await openWhenReachable(() => openStore(config, submissionBuilder), {
+    port: config.port,
+    host: config.host,
+    where,
+    log,
+  });
 } catch (err) {
-  // An unreachable PostgreSQL, a refused password, an unwritable USER_DATA_DIR: say which, once.
-  const where =
-    config.databaseUrl === undefined ? config.userDataDir : redacted(config.databaseUrl);
+  // A refused password, no such database, an unwritable USER_DATA_DIR: say which, once.
   log.fatal({ err }, `cannot open the database at ${where}: ${(err as Error).message}`);
   process.exit(1);
 }

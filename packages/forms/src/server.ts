@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HttpError, installErrorHandler, type Logger } from '@havn/shared';
+import { storeUnavailable } from './store/store-unavailable.js';
 import type { FormsConfig } from './config.js';
 import { createIdGenerator } from './ids.js';
 import { lazyRequestLogger } from './request-logger.js';
@@ -96,7 +97,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     forceCloseConnections: 'idle',
     schemaErrorFormatter: schemaErrorMessage,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  installErrorHandler(app as unknown as FastifyInstance);
+  installErrorHandler(app as unknown as FastifyInstance, { unavailable: storeUnavailable });
 
   app.decorateRequest('rawBody', null);
   app.decorateRequest('principal', null);

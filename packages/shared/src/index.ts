@@ -12,7 +12,13 @@ export {
   envString,
 } from './config.js';
 export { createLogger, redactUrl, type Logger } from './logger.js';
-export { HttpError, installErrorHandler, type ErrorBody } from './http-errors.js';
+export {
+  HttpError,
+  installErrorHandler,
+  type ErrorBody,
+  type ErrorHandlerOptions,
+  type Unavailable,
+} from './http-errors.js';
 export { tokensEqual, bearerToken, randomToken, sha256Hex, queryToken } from './token.js';
 export {
   classifyAddress,

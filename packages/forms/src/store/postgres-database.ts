@@ -13,6 +13,9 @@ function numericInt8(): pg.TypeOverrides {
   return types;
 }
 
+/** How long a query waits for a connection before it fails (and its request answers 503). */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 /**
  * Connects to the PostgreSQL database at `url` (postgres://user:pass@host:port/db) and applies the
  * migrations. `synchronous_commit` is set on for these connections whatever the server's default:
@@ -25,10 +28,18 @@ export async function openPostgresDatabase(url: string, poolSize = 10): Promise<
     max: poolSize,
     options: '-c synchronous_commit=on',
     types: numericInt8(),
+    // A server that does not answer must not hold a request for ever (docs/operations.md).
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
   });
-  // An idle connection the server dropped (a restart, a failover) is an error on the pool; the
-  // next query opens a new connection, so it is only worth ignoring here.
+  // A connection the server dropped (a restart, a failover, pg_terminate_backend) emits 'error'.
+  // The pool listens only while a connection is idle in it; one checked out between two queries
+  // has no listener, and an unhandled 'error' would end the process. The query in flight, if
+  // any, fails on its own (and answers 503); the pool then opens a new connection for the next.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
