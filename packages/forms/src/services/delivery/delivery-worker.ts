@@ -37,6 +37,22 @@ const maxIdleWaitMs = 60_000;
 const pageSize = 64;
 // A page read longer ago is read again (a redeliver or a drop since is then seen).
 const pageTtlMs = 1_000;
+/**
+ * Attempts in flight to one receiver at most (docs/operations.md#a-receiver-that-hangs): a
+ * receiver that accepts and never answers holds each attempt for the whole timeout, and must not
+ * take every slot from the other forms' receivers.
+ */
+export const perReceiverConcurrency = 4;
+
+/** Who answers an attempt: a webhook's or push service's origin; the one SMTP server for email. */
+function receiverOf(row: DeliveryRow): string {
+  if (row.kind === 'email') return 'smtp';
+  try {
+    return new URL(row.target).origin;
+  } catch {
+    return row.target;
+  }
+}
 
 /**
  * Drains the durable outbox (docs/forms.md#webhooks): picks due deliveries, sends them with
@@ -46,6 +62,8 @@ const pageTtlMs = 1_000;
  */
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Attempts in flight by receiver (receiverOf). */
+  private readonly inFlightTo = new Map<string, number>();
   private readonly now: () => number;
   private readonly concurrency: number;
   private readonly burstConcurrency: number;
@@ -137,7 +155,13 @@ export class DeliveryWorker {
         const busy = this.deps.ingestBusy?.() ?? false;
         const free = (busy ? this.burstConcurrency : this.concurrency) - this.inFlight.size;
         saturated = free <= 0;
-        if (saturated || this.stopped) break;
+        if (this.stopped) break;
+        if (saturated) {
+          // Held back by a burst, not by attempts: a hanging receiver's attempts end only at their
+          // timeout, so look again once the burst may be over rather than waiting for them.
+          if (busy) this.setTimer(this.burstSpacingMs);
+          break;
+        }
         const wait = busy ? this.lastLaunch + this.burstSpacingMs - performance.now() : 0;
         if (wait > 0) {
           // Paced during a burst: come back when the next attempt may start.
@@ -148,6 +172,11 @@ export class DeliveryWorker {
         const rows = await this.take(free);
         // Stopped while the outbox was read: launch nothing (stop hands the claims back).
         if (!this.running()) break;
+        // What is due waits for its receivers' attempts in flight; each one that ends pumps again.
+        if (rows.length === 0 && this.page.length > 0) {
+          saturated = true;
+          break;
+        }
         if (rows.length > 0) this.lastLaunch = performance.now();
         for (const row of rows) this.launch(row);
         if (rows.length === free) this.again = true;
@@ -163,17 +192,41 @@ export class DeliveryWorker {
 
   /** Up to `n` due deliveries, from the page read last if it still holds enough. */
   private async take(n: number): Promise<DeliveryRow[]> {
-    if (this.page.length < n || performance.now() - this.pageReadAt > pageTtlMs) {
-      // Everything not in flight is read again, the rows left on the old page included.
-      this.pageReadAt = performance.now();
-      this.page = await this.deps.deliveries.due(
-        this.now(),
-        Math.max(n, pageSize),
-        [...this.inFlight.keys()],
-        this.leaseMs,
-      );
+    const stale = this.page.length < n || performance.now() - this.pageReadAt > pageTtlMs;
+    if (stale) await this.readPage(n);
+    let taken = this.pick(n);
+    // Everything on the page waits for its receivers: what was committed since may not.
+    if (taken.length === 0 && !stale && this.page.length > 0) {
+      await this.readPage(n);
+      taken = this.pick(n);
     }
-    return this.page.splice(0, n);
+    return taken;
+  }
+
+  private async readPage(n: number): Promise<void> {
+    // Everything not in flight is read again, the rows left on the old page included.
+    this.pageReadAt = performance.now();
+    this.page = await this.deps.deliveries.due(
+      this.now(),
+      Math.max(n, pageSize),
+      [...this.inFlight.keys()],
+      this.leaseMs,
+    );
+  }
+
+  /** Up to `n` rows off the page, no receiver past its share; the rest stay for a later round. */
+  private pick(n: number): DeliveryRow[] {
+    const taken: DeliveryRow[] = [];
+    const counts = new Map(this.inFlightTo);
+    this.page = this.page.filter((row) => {
+      const receiver = receiverOf(row);
+      const count = counts.get(receiver) ?? 0;
+      if (taken.length >= n || count >= perReceiverConcurrency) return true;
+      counts.set(receiver, count + 1);
+      taken.push(row);
+      return false;
+    });
+    return taken;
   }
 
   private async arm(): Promise<void> {
@@ -194,12 +247,17 @@ export class DeliveryWorker {
   }
 
   private launch(row: DeliveryRow): void {
+    const receiver = receiverOf(row);
+    this.inFlightTo.set(receiver, (this.inFlightTo.get(receiver) ?? 0) + 1);
     const done = this.attempt(row)
       .catch((err: unknown) => {
         this.deps.log.error({ err, delivery: row.id }, 'delivery worker: attempt failed to record');
       })
       .finally(() => {
         this.inFlight.delete(row.id);
+        const left = (this.inFlightTo.get(receiver) ?? 1) - 1;
+        if (left > 0) this.inFlightTo.set(receiver, left);
+        else this.inFlightTo.delete(receiver);
         this.kick();
       });
     this.inFlight.set(row.id, done);

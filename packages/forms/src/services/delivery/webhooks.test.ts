@@ -10,6 +10,7 @@ import {
   type RunningForms,
 } from '../../test-support/forms-server.js';
 import { startReceiver, waitFor, type Receiver } from '../../test-support/receivers.js';
+import { perReceiverConcurrency } from './delivery-worker.js';
 
 const site = 'http://site.test';
 const submitPath = '/api/orgs/acme/forms/contact/submissions';
@@ -229,6 +230,52 @@ describe('outbound safety and restarts', () => {
       expect(d!.lastError).toBe('timed out after 300 ms');
     } finally {
       await s.close();
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
+  test('a receiver that hangs holds up no other form, keeps to its share, and is tried again', async () => {
+    // Accepts every request and never answers.
+    let requests = 0;
+    const silent = createServer(() => {
+      requests++;
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = String((silent.address() as AddressInfo).port);
+    const other = await startReceiver();
+    const s = await startForms({
+      deps: { retrySchedule: [200, 60_000], deliveryTimeoutMs: 3_000 },
+    });
+    try {
+      await seedForm(s.url, { webhooks: [{ url: `http://127.0.0.1:${port}/`, secret: 's' }] });
+      await seedForm(s.url, {
+        form: 'other',
+        webhooks: [{ url: `${other.url}/other`, secret: 's' }],
+      });
+      const hanging = await Promise.all(Array.from({ length: 20 }, () => submit(s)));
+      await waitFor(() => (requests >= perReceiverConcurrency ? true : undefined));
+      const r = await client(s.url, null)<{ id: string }>(
+        'POST',
+        '/api/orgs/acme/forms/other/submissions',
+        { name: 'Grace' },
+        { origin: site },
+      );
+      expect(r.status).toBe(200);
+      await waitFor(() => (other.received.length > 0 ? true : undefined));
+      // It arrived while the hanging receiver still held its first attempts: none has timed out,
+      // and the hanging receiver got only its share of the slots.
+      expect((await deliveries(s, hanging[0]!))[0]!.attempts).toBe(0);
+      expect(requests).toBe(perReceiverConcurrency);
+      // Each hanging attempt times out and is tried again on the schedule.
+      const [d] = await waitFor(async () => {
+        const x = await deliveries(s, hanging[0]!);
+        return (x[0]?.attempts ?? 0) >= 2 ? x : undefined;
+      }, 30_000);
+      expect(d!.lastError).toBe('timed out after 3000 ms');
+    } finally {
+      await s.close();
+      await other.close();
       silent.closeAllConnections();
       silent.close();
     }
