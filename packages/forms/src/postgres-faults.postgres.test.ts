@@ -176,7 +176,11 @@ function pipeTo(at: number, port: number): Promise<Server> {
     socket.on('error', () => upstream.destroy());
     upstream.on('error', () => socket.destroy());
   });
-  return new Promise((resolve) => server.listen(at, '127.0.0.1', () => { resolve(server); }));
+  return new Promise((resolve) =>
+    server.listen(at, '127.0.0.1', () => {
+      resolve(server);
+    }),
+  );
 }
 
 async function freePort(): Promise<number> {
