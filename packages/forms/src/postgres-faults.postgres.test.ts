@@ -135,15 +135,19 @@ describe.each([
     }
     // PostgreSQL is back: within 5 s a submission is taken again.
     const back = Date.now();
-    const fresh = await waitFor(async () => {
-      const r = await client(forms.url, null)<{ id: string }>(
-        'POST',
-        `${formPath}/submissions`,
-        { name: 'after', message: 'back' },
-        { origin: site },
-      );
-      return r.status === 200 ? r.body.id : undefined;
-    }, 5_000);
+    const fresh = await waitFor(
+      async () => {
+        const r = await client(forms.url, null)<{ id: string }>(
+          'POST',
+          `${formPath}/submissions`,
+          { name: 'after', message: 'back' },
+          { origin: site },
+        );
+        return r.status === 200 ? r.body.id : undefined;
+      },
+      5_000,
+      'a 200 within 5 s of PostgreSQL being back',
+    );
     expect(Date.now() - back).toBeLessThan(5_000);
     // Every acknowledged submission is stored, and each one's webhook arrives.
     const acknowledged = [...outcomes.flatMap((o) => (o.id ? [o.id] : [])), fresh];
@@ -161,7 +165,8 @@ describe.each([
       );
     await waitFor(
       () => (acknowledged.every((id) => delivered().has(id)) ? true : undefined),
-      30_000,
+      60_000,
+      "every acknowledged submission's webhook",
     );
     const health = await client(forms.url)('GET', '/api/health');
     expect(health.status).toBe(200);

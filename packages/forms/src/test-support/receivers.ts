@@ -59,16 +59,17 @@ export async function startReceiver(port = 0, statuses: number[] = [200]): Promi
   });
 }
 
-/** Polls `check` until it returns a value other than undefined. */
+/** Polls `check` until it returns a value other than undefined; `what` names it on a timeout. */
 export async function waitFor<T>(
   check: () => Promise<T | undefined> | T | undefined,
   ms = 15_000,
+  what = '',
 ): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await check();
     if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
+    if (Date.now() > deadline) throw new Error(`timed out waiting${what ? ` for ${what}` : ''}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -38,11 +38,16 @@ const pageSize = 64;
 // A page read longer ago is read again (a redeliver or a drop since is then seen).
 const pageTtlMs = 1_000;
 /**
- * Attempts in flight to one receiver at most (docs/operations.md#a-receiver-that-hangs): a
+ * Attempts in flight to one receiver that has not shown it answers quickly
+ * (docs/operations.md#a-webhook-receiver-or-smtp-server-that-accepts-and-never-answers): a
  * receiver that accepts and never answers holds each attempt for the whole timeout, and must not
- * take every slot from the other forms' receivers.
+ * take every slot from the other forms' receivers. One that answered its last attempt within
+ * `quickMs`, and has no attempt in flight for longer, may use every slot.
  */
 export const perReceiverConcurrency = 4;
+const quickMs = 1_000;
+/** Receivers remembered as quick (bounded: the oldest are forgotten). */
+const quickReceiversKept = 1_000;
 
 /** Who answers an attempt: a webhook's or push service's origin; the one SMTP server for email. */
 function receiverOf(row: DeliveryRow): string {
@@ -62,8 +67,10 @@ function receiverOf(row: DeliveryRow): string {
  */
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** Attempts in flight by receiver (receiverOf). */
-  private readonly inFlightTo = new Map<string, number>();
+  /** Start times (performance.now()) of the attempts in flight, by receiver (receiverOf). */
+  private readonly inFlightTo = new Map<string, number[]>();
+  /** Receivers whose last attempt was answered within quickMs. */
+  private readonly quick = new Set<string>();
   private readonly now: () => number;
   private readonly concurrency: number;
   private readonly burstConcurrency: number;
@@ -217,16 +224,40 @@ export class DeliveryWorker {
   /** Up to `n` rows off the page, no receiver past its share; the rest stay for a later round. */
   private pick(n: number): DeliveryRow[] {
     const taken: DeliveryRow[] = [];
-    const counts = new Map(this.inFlightTo);
+    const counts = new Map<string, number>();
     this.page = this.page.filter((row) => {
       const receiver = receiverOf(row);
-      const count = counts.get(receiver) ?? 0;
-      if (taken.length >= n || count >= perReceiverConcurrency) return true;
+      const count = counts.get(receiver) ?? this.inFlightTo.get(receiver)?.length ?? 0;
+      if (taken.length >= n || count >= this.shareOf(receiver)) return true;
       counts.set(receiver, count + 1);
       taken.push(row);
       return false;
     });
     return taken;
+  }
+
+  /** How many attempts `receiver` may have in flight. */
+  private shareOf(receiver: string): number {
+    if (!this.quick.has(receiver)) return perReceiverConcurrency;
+    const started = this.inFlightTo.get(receiver) ?? [];
+    const stuck = started.some((t) => performance.now() - t > quickMs);
+    return stuck ? perReceiverConcurrency : this.concurrency;
+  }
+
+  /** The attempt to `receiver` started at `started` has its answer, after `ms`. */
+  private answered(receiver: string, started: number, ms: number): void {
+    const starts = this.inFlightTo.get(receiver) ?? [];
+    const at = starts.indexOf(started);
+    if (at < 0) return;
+    starts.splice(at, 1);
+    if (starts.length === 0) this.inFlightTo.delete(receiver);
+    this.quick.delete(receiver);
+    if (ms > quickMs) return;
+    if (this.quick.size >= quickReceiversKept) {
+      const oldest = this.quick.values().next().value;
+      if (oldest !== undefined) this.quick.delete(oldest);
+    }
+    this.quick.add(receiver);
   }
 
   private async arm(): Promise<void> {
@@ -248,22 +279,24 @@ export class DeliveryWorker {
 
   private launch(row: DeliveryRow): void {
     const receiver = receiverOf(row);
-    this.inFlightTo.set(receiver, (this.inFlightTo.get(receiver) ?? 0) + 1);
-    const done = this.attempt(row)
+    const started = performance.now();
+    this.inFlightTo.set(receiver, [...(this.inFlightTo.get(receiver) ?? []), started]);
+    const done = this.attempt(row, (ms) => {
+      this.answered(receiver, started, ms);
+    })
       .catch((err: unknown) => {
         this.deps.log.error({ err, delivery: row.id }, 'delivery worker: attempt failed to record');
       })
       .finally(() => {
         this.inFlight.delete(row.id);
-        const left = (this.inFlightTo.get(receiver) ?? 1) - 1;
-        if (left > 0) this.inFlightTo.set(receiver, left);
-        else this.inFlightTo.delete(receiver);
+        this.answered(receiver, started, Infinity);
         this.kick();
       });
     this.inFlight.set(row.id, done);
   }
 
-  private async attempt(row: DeliveryRow): Promise<void> {
+  /** Sends `row`, calls `answered` with the send's duration, then records the attempt. */
+  private async attempt(row: DeliveryRow, answered: (ms: number) => void): Promise<void> {
     const started = this.now();
     const t0 = performance.now();
     let result: AttemptResult;
@@ -273,6 +306,7 @@ export class DeliveryWorker {
       result = { ok: false, status: null, error: (err as Error).message };
     }
     const durationMs = Math.round(performance.now() - t0);
+    answered(durationMs);
     const roundAttempts = row.roundAttempts + 1;
     const finished = this.now();
     let next: { status: DeliveryRow['status']; nextAttemptAt: number; deliveredAt: string | null };
