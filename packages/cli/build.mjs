@@ -7,7 +7,9 @@
 //    MSAL stays outside the bundle. esbuild is in the lockfile (through tsx); if it cannot be
 //    loaded, tsc's unbundled dist/main.js is kept, which works the same, only starts slower.
 // 2. tsc does not set the executable bit; `npx havn` and the bin link need it.
-import { chmodSync, rmSync } from 'node:fs';
+// 3. dist/help.json: every command's help, rendered by commander from tsc's dist/program.js, so
+//    `havn … --help` prints it without loading commander (src/help-texts.ts).
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -39,3 +41,12 @@ if (esbuild) {
   });
 }
 chmodSync(here('./dist/main.js'), 0o755);
+
+const { buildProgram } = await import(here('./dist/program.js'));
+const { helpTexts } = await import(here('./dist/help-texts.js'));
+const texts = helpTexts((capture) => {
+  const sink = { write: capture };
+  // Help reads nothing of the context but where it writes.
+  return buildProgram({ stdout: sink, stderr: sink, serviceTokens: {} });
+});
+writeFileSync(here('./dist/help.json'), `${JSON.stringify(texts)}\n`);

@@ -1,10 +1,14 @@
 // The fast path (no commander) and commander must agree: the same invocation gives the same
 // query, output and exit code either way. A trailing `--` sends an invocation to commander.
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CliContext } from './context.js';
 import { tryFastPath } from './fast-path.js';
+import { helpTexts } from './help-texts.js';
+import { buildProgram } from './program.js';
 import { table } from './test-support/fake-app-insights.js';
-import { havn } from './test-support/run-havn.js';
+import { HAVN_BIN, havn } from './test-support/run-havn.js';
 import { useSignedInFake } from './test-support/signed-in-fake.js';
 
 const ctx = useSignedInFake();
@@ -78,5 +82,25 @@ describe('tryFastPath', () => {
     [['otel', 'spans', 'positional']],
   ])('leaves %j to commander', async (argv) => {
     expect(await tryFastPath(argv, ctx)).toBe(false);
+  });
+});
+
+describe('help without commander', () => {
+  it('dist/help.json holds what commander prints for every command, and the binary prints it', async () => {
+    const cached = JSON.parse(
+      await readFile(join(dirname(HAVN_BIN), 'help.json'), 'utf8'),
+    ) as Record<string, string>;
+    const commander = helpTexts((capture) =>
+      buildProgram({ stdout: { write: capture }, stderr: { write: capture } } as CliContext),
+    );
+    expect(cached).toEqual(commander);
+    expect(Object.keys(cached)).toContain('forms definition put');
+    const dir = { configDir: '/nonexistent-havn-config' };
+    const shown = await havn(['render', 'shot', '--help'], dir);
+    expect(shown).toEqual({ code: 0, stdout: cached['render shot'], stderr: '' });
+    // Anything but a command path followed by --help is commander's, with the same text.
+    const viaCommander = await havn(['render', 'shot', '--help', '--device', 'x'], dir);
+    expect(viaCommander.stdout).toBe(cached['render shot']);
+    expect((await havn(['render', 'nope', '--help'], dir)).stdout).toBe(cached.render);
   });
 });

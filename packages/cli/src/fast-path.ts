@@ -3,6 +3,7 @@
 // (help, `--`, combined or unknown flags, a missing value, a value that looks like a flag, an extra
 // argument) returns false, and commander handles the invocation in full, so behaviour and error
 // messages stay commander's.
+import { readFileSync } from 'node:fs';
 import { parseFlags } from './commands/otel/command-spec.js';
 import { OTEL_COMMANDS } from './commands/otel/index.js';
 import type { CliContext } from './context.js';
@@ -44,5 +45,27 @@ export async function tryFastPath(argv: readonly string[], ctx: CliContext): Pro
   // A required argument that is missing: commander says so.
   if (positional === undefined && spec.argument?.name.startsWith('<') === true) return false;
   await spec.run(ctx, positional, values);
+  return true;
+}
+
+/**
+ * `havn <command…> --help` (or `-h`) from dist/help.json, the help build.mjs rendered with
+ * commander (help-texts.ts), without loading commander. Anything else, or no file (running from
+ * source), returns false and commander prints it.
+ */
+export function tryCachedHelp(argv: readonly string[], ctx: CliContext): boolean {
+  const last = argv[argv.length - 1];
+  if (last !== '--help' && last !== '-h') return false;
+  let texts: unknown;
+  try {
+    texts = JSON.parse(readFileSync(new URL('./help.json', import.meta.url), 'utf8'));
+  } catch {
+    return false;
+  }
+  const key = argv.slice(0, -1).join(' ');
+  if (typeof texts !== 'object' || texts === null || !Object.hasOwn(texts, key)) return false;
+  const text = (texts as Record<string, unknown>)[key];
+  if (typeof text !== 'string') return false;
+  ctx.stdout.write(text);
   return true;
 }

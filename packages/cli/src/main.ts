@@ -5,7 +5,7 @@
 import { readEnvironment } from './config/environment.js';
 import type { CliContext } from './context.js';
 import { CliError } from './errors.js';
-import { tryFastPath } from './fast-path.js';
+import { tryCachedHelp, tryFastPath } from './fast-path.js';
 
 const environment = readEnvironment(process.env, process.stdout.isTTY);
 let interrupt: AbortController | undefined;
@@ -45,7 +45,7 @@ process.exitCode = await run();
 async function run(): Promise<number> {
   const argv = process.argv.slice(2);
   try {
-    if (await tryFastPath(argv, ctx)) return 0;
+    if (tryCachedHelp(argv, ctx) || (await tryFastPath(argv, ctx))) return 0;
     // Everything else (help, configure, login, unusual input) goes through commander, loaded only now.
     const { buildProgram } = await import('./program.js');
     await buildProgram(ctx).parseAsync(argv, { from: 'user' });

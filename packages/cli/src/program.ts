@@ -13,6 +13,8 @@ import { registerRender } from './commands/render/index.js';
 import type { CliContext } from './context.js';
 import { packageVersion } from './version.js';
 
+const HELP_WIDTH = 80;
+
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('havn')
     .description('Havn command line: render pages, read forms, query telemetry.')
@@ -23,6 +25,10 @@ export function buildProgram(ctx: CliContext): Command {
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
+      // One width everywhere, so the help build.mjs renders ahead (help-texts.ts) is what
+      // commander would print on any terminal.
+      getOutHelpWidth: () => HELP_WIDTH,
+      getErrHelpWidth: () => HELP_WIDTH,
     })
     .addHelpText(
       'after',

@@ -3,7 +3,7 @@
 // (docs/cli.md#browser-sessions; the service's side is docs/sessions.md).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CliContext } from '../../context.js';
-import { CliError } from '../../errors.js';
+import { CliError, UsageError } from '../../errors.js';
 import { stripControls } from '../../output/safe-text.js';
 import { isRecord } from '../../upstream/coerce.js';
 import { ServiceRefusal, type ServiceClient } from '../../upstream/service-client.js';
@@ -26,10 +26,10 @@ export async function session(
   o: SessionOptions,
 ): Promise<void> {
   if (startUrl !== undefined && !/^https?:\/\/[^/]/i.test(startUrl)) {
-    throw new CliError(`[url] must be an http(s) URL; got '${startUrl}'.`, 2);
+    throw new UsageError(`[url] must be an http(s) URL; got '${startUrl}'.`);
   }
   if (o.video !== undefined && o.record !== true) {
-    throw new CliError('--video applies only with --record.', 2);
+    throw new UsageError('--video applies only with --record.');
   }
   const device = o.device === undefined ? undefined : deviceName(o.device);
   const ttlMs = o.ttl === undefined ? undefined : parseInterval(o.ttl);
