@@ -3,6 +3,7 @@ import { expect, test } from 'vitest';
 import { submissionBuilder } from './services/submission-builder.js';
 import { openStore } from './store/store.js';
 import { seedForm, startForms } from './test-support/forms-server.js';
+import { waitFor } from './test-support/receivers.js';
 
 // docs/forms.md#graceful-shutdown: stop accepting, finish in-flight ingests, close the database.
 test('close answers every in-flight ingest, then stops accepting and closes the database', async () => {
@@ -10,6 +11,11 @@ test('close answers every in-flight ingest, then stops accepting and closes the 
   try {
     await seedForm(s.url);
     const body = JSON.stringify({ name: 'Ada', message: 'x'.repeat(1000) });
+    // The server has read each request's head: closing may not refuse them any more.
+    let arrived = 0;
+    s.app.server.on('request', () => {
+      arrived++;
+    });
     // Requests whose bodies are only half sent when the server starts closing.
     const started = Array.from({ length: 8 }, () => {
       const req = request(`${s.url}/api/orgs/acme/forms/contact/submissions`, {
@@ -33,7 +39,7 @@ test('close answers every in-flight ingest, then stops accepting and closes the 
       req.write(body.slice(0, 100));
       return { req, answered };
     });
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(() => (arrived === 8 ? true : undefined));
     const closing = s.stop();
     await new Promise((r) => setTimeout(r, 50));
     for (const { req } of started) req.end(body.slice(100));
