@@ -154,14 +154,14 @@ describe('havn render pdf and batch', () => {
 describe('havn render session', () => {
   it('keeps the lease alive, is driven through cdpUrl, and Ctrl-C closes it and saves the video', async () => {
     const video = join(dir.dir, 'session.mp4');
-    const session = startHavn(['render', 'session', '--record', '--ttl', '3s', '--video', video], {
+    const session = startHavn(['render', 'session', '--record', '--ttl', '6s', '--video', video], {
       configDir: dir.dir,
     });
     await session.waitFor((out) => /cdpUrl +ws:\/\//.test(out) && out.includes('liveUrl'), 60_000);
     const cdpUrl = /cdpUrl +(\S+)/.exec(session.stdout())![1]!;
     const id = /id +(\S+)/.exec(session.stdout())![1]!;
-    // Past the 3 s lease: only the CLI's touches keep the session.
-    await new Promise((resolve) => setTimeout(resolve, 4500));
+    // Past the 6 s lease: only the CLI's touches (every 2 s) keep the session.
+    await new Promise((resolve) => setTimeout(resolve, 7500));
     const browser = await chromium.connectOverCDP(cdpUrl);
     try {
       const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
