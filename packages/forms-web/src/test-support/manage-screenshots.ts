@@ -1,5 +1,6 @@
-// Regenerates docs/screenshots/manage-*.png (the management views, desktop and phone) with real
-// Chromium against the real forms server:
+// Regenerates docs/screenshots/manage-*.png (the management views, desktop and phone), the
+// submission's delete confirmation and the setup page, with real Chromium against the real forms
+// server:
 //   npx tsx packages/forms-web/src/test-support/manage-screenshots.ts
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { ensureBuilt, SCREENSHOT_DIR } from './build.js';
 import { CONTACT_DEFINITION } from './definitions.js';
 import { startReceiver } from './receiver.js';
 import { embedPage, startSite } from './site.js';
-import { startStack } from './stack.js';
+import { startEmptyServer, startStack } from './stack.js';
 
 const desktop: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
 
@@ -50,6 +51,7 @@ try {
     file: string,
     options: BrowserContextOptions,
     go: (p: Page) => Promise<void>,
+    fullPage = true,
   ) => {
     const context = await browser.newContext(options);
     const page = await context.newPage();
@@ -60,7 +62,7 @@ try {
     await page.getByRole('link', { name: 'Tokens' }).waitFor();
     await go(page);
     await page.waitForTimeout(400); // the preview's pause after typing
-    await page.screenshot({ path: join(SCREENSHOT_DIR, file), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, file), fullPage });
     await context.close();
     console.log(`wrote docs/screenshots/${file}`);
   };
@@ -79,9 +81,22 @@ try {
     await shoot(`manage-details-${suffix}.png`, options, async (page) => {
       await open(page, '#/forms/contact/settings/details', 'Contact: settings');
     });
-    await shoot(`manage-definition-${suffix}.png`, options, async (page) => {
+    await shoot(
+      `manage-definition-${suffix}.png`,
+      options,
+      async (page) => {
+        await open(page, '#/forms/contact/settings/definition', 'Contact: settings');
+        await page.frameLocator('iframe').getByRole('textbox', { name: 'Your name' }).waitFor();
+        // The builder is long: the first screen shows its tabs, the intro and the first
+        // question, with the preview beside them.
+        await page.getByRole('tab', { name: 'Builder' }).focus();
+      },
+      false,
+    );
+    await shoot(`manage-definition-json-${suffix}.png`, options, async (page) => {
       await open(page, '#/forms/contact/settings/definition', 'Contact: settings');
       await page.frameLocator('iframe').getByRole('textbox', { name: 'Your name' }).waitFor();
+      await page.getByRole('tab', { name: 'Advanced (JSON)' }).click();
       const editor = page.getByLabel('Definition (JSON)');
       const text = await editor.inputValue();
       await editor.fill(text.replace('"type": "email"', '"type": "phone"'));
@@ -106,12 +121,37 @@ try {
     await shoot(`manage-embed-${suffix}.png`, options, async (page) => {
       await open(page, '#/forms/contact/settings/embed', 'Contact: settings');
     });
+    await shoot(`submission-delete-${suffix}.png`, options, async (page) => {
+      await open(page, '#/forms/contact', 'Contact');
+      await page.locator('ul.feed > li').first().getByRole('link').click();
+      await page.getByRole('button', { name: 'Delete…' }).click();
+      await page.getByRole('button', { name: 'Delete for good' }).waitFor();
+    });
     await shoot(`manage-tokens-${suffix}.png`, options, async (page) => {
       await open(page, '#/tokens', 'Organisation tokens');
       await page.getByLabel('Label').fill('Zapier');
       await page.getByRole('button', { name: 'Mint token' }).click();
       await page.locator('.secret').waitFor();
     });
+  }
+  // The setup page of a server with no organisation yet.
+  const empty = await startEmptyServer();
+  try {
+    const link = await empty.app.firstRunSetupLink(empty.url);
+    for (const [suffix, options] of [
+      ['desktop', desktop],
+      ['phone', PHONE],
+    ] as const) {
+      const context = await browser.newContext(options);
+      const page = await context.newPage();
+      await page.goto(link ?? empty.url);
+      await page.getByLabel('Organisation name').fill('Acme Ltd');
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `setup-${suffix}.png`), fullPage: true });
+      await context.close();
+      console.log(`wrote docs/screenshots/setup-${suffix}.png`);
+    }
+  } finally {
+    await empty.close();
   }
 } finally {
   await browser.close();

@@ -22,6 +22,14 @@ test('a short preview is kept whole, trimmed, arrays joined with commas', () => 
   expect(buildPreview({ blank: '', flag: false })).toBe('');
 });
 
+test('the feed preview names choices by their labels and files by name and size', () => {
+  const labels = { size: { mid: '11 to 50' }, topics: { a: 'Apples' } };
+  const cv = { name: 'cv.pdf', size: 3_000_000, type: 'application/pdf', sha256: 'ab', id: 'f1' };
+  expect(buildPreview({ size: 'mid', topics: ['a', 'zz'], cv: [cv] }, labels)).toBe(
+    '11 to 50 · Apples, zz · cv.pdf (2.9 MB)',
+  );
+});
+
 test('the webhook body built from the stored row is byte for byte JSON.stringify of the record', () => {
   const parsed = {
     name: 'Zoë "Z" \u2028 O\'Neil',

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import { HttpError, isRecord } from '@havn/shared';
 import { labelled, type ChoiceLabels } from '../store/choice-labels.js';
+import { fileLabel } from './uploads/file-names.js';
 import type { DeliveryTable } from '../store/schema.js';
 import { isAnswered, visibility } from '../logic/show-if.js';
 import type { IngestForm, IngestLogic } from '../store/forms.store.js';
@@ -120,7 +121,10 @@ export function buildPreview(answers: Record<string, unknown>, labels: ChoiceLab
   for (const [name, answer] of Object.entries(answers)) {
     const value = labelled(labels, name, answer);
     if (value === null || value === '' || typeof value === 'boolean') continue;
-    const part = Array.isArray(value) ? value.join(', ') : `${value as string | number}`;
+    // A file answer reads as `cv.pdf (2.9 MB)` (docs/forms.md#file-uploads).
+    const part = Array.isArray(value)
+      ? value.map((v) => fileLabel(v) ?? String(v)).join(', ')
+      : `${value as string | number}`;
     parts.push(part);
     length += part.length + 3; // ' · '
     if (length >= previewLength) break;
