@@ -157,7 +157,7 @@ it('builds a form without JSON: add, reorder by keyboard, duplicate, delete; JSO
   await page.close();
 });
 
-it('adds a file question with its types and limits, which the JSON holds as the format says', async () => {
+it('adds a file question with its types and limits and drags it first; the JSON holds it as the format says', async () => {
   const page = await openInbox();
   await page.goto(`${stack.url}/#/forms/sales-enquiry/settings/definition`);
   await page.getByLabel('New question type').selectOption('file');
@@ -166,11 +166,18 @@ it('adds a file question with its types and limits, which the JSON holds as the 
   await page.locator('#b-q3-accept').fill('application/pdf, .docx');
   await page.locator('#b-q3-maxFiles').fill('2');
   await page.getByText('No problems found.').waitFor();
+  // Dragged by its heading onto the first card, it becomes the first question (the drag's
+  // events as the browser sends them, with one DataTransfer).
+  const dataTransfer = await page.evaluateHandle(() => new DataTransfer());
+  await page.locator('.builder-card-head').nth(3).dispatchEvent('dragstart', { dataTransfer });
+  await page.locator('.builder-card').nth(0).dispatchEvent('dragover', { dataTransfer });
+  await page.locator('.builder-card').nth(0).dispatchEvent('drop', { dataTransfer });
+  await page.getByRole('heading', { name: 'Question 1 (Your CV)' }).waitFor();
   await page.getByRole('tab', { name: 'Advanced (JSON)' }).click();
   const json = JSON.parse(await page.getByLabel('Definition (JSON)').inputValue()) as {
     questions: unknown[];
   };
-  expect(json.questions[3]).toEqual({
+  expect(json.questions[0]).toEqual({
     type: 'file',
     label: 'Your CV',
     logicalName: 'your-cv',
