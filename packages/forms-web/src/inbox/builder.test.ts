@@ -239,6 +239,21 @@ it('shows choice labels, marks read and unread, marks all read, deletes after as
   await page.getByRole('button', { name: 'Delete…' }).click();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('button', { name: 'Delete…' }).click();
+  // The question has the focus, and keeps it when the page reloads its data.
+  const confirm = page.getByRole('button', { name: 'Delete for good' });
+  await expect.poll(() => confirm.evaluate((el) => el === document.activeElement)).toBe(true);
+  await page.keyboard.press('Tab');
+  const reloaded = page.waitForResponse(
+    (r) => r.request().method() === 'GET' && r.url().includes('/submissions/sub_'),
+  );
+  await page.evaluate(() => dispatchEvent(new Event('havn:refresh')));
+  await reloaded;
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+  expect(
+    await page
+      .getByRole('button', { name: 'Cancel' })
+      .evaluate((el) => el === document.activeElement),
+  ).toBe(true);
   expect(await axeViolations(page)).toEqual([]);
   await page.getByRole('button', { name: 'Delete for good' }).click();
   await page.getByRole('heading', { name: 'Sales enquiry' }).waitFor();

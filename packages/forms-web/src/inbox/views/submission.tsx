@@ -1,7 +1,7 @@
 // One submission: answers under the labels of the definition version it was submitted against
 // (so old answers stay readable after the form changes), metadata, webhook deliveries with a
 // redeliver button. Opening it marks it read (docs/forms.md#submissions: `read` is for people).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api, Definition, Delivery, Submission } from '../api.js';
 import { answerRows, formatDate } from '../format.js';
 import { href } from '../route.js';
@@ -138,6 +138,11 @@ function NotSpam(props: { api: Api; record: Submission; onDone: () => void }) {
 function Manage(props: { api: Api; record: Submission }) {
   const { api, record } = props;
   const [confirming, setConfirming] = useState(false);
+  // The question takes the focus once, when it opens: not again at each reload of the page.
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) confirm.current?.focus();
+  }, [confirming]);
   const [error, setError] = useState<string | null>(null);
   const done = () => {
     dispatchEvent(new Event(REFRESH_EVENT));
@@ -185,7 +190,7 @@ function Manage(props: { api: Api; record: Submission }) {
             <button
               type="button"
               class="danger"
-              ref={(el) => el?.focus()}
+              ref={confirm}
               onClick={() => void act(() => api.erase(record.form, record.id))}
             >
               Delete for good
