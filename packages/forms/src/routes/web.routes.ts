@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
 import type { App, RouteDeps } from './app.js';
+import { hostedCsp, INBOX_CSP } from './page-headers.js';
 
 const placeholder = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
@@ -33,17 +34,39 @@ export async function registerWebRoutes(app: App, deps: RouteDeps): Promise<void
       preCompressed: true,
     });
   }
-  const page = (file: string) => async (_request: unknown, reply: FastifyReply) => {
+  const page = (file: string, reply: FastifyReply) => {
     if (haveRoot && existsSync(join(root, file))) {
       return reply.header('cache-control', 'no-cache').sendFile(file);
     }
     return reply.type('text/html; charset=utf-8').send(placeholder);
   };
-  app.get('/', page('index.html'));
-  app.get('/f/:org/:form', page(join('f', 'index.html')));
+  /** docs/forms.md#page-headers: framed only where the form's answers may come from. */
+  const framedBy = async (params: unknown, reply: FastifyReply) => {
+    const { org, form } = params as { org: string; form: string };
+    const gate = await deps.publicForms.gateForm(org, form).catch(() => undefined);
+    reply.header('content-security-policy', hostedCsp(gate?.allowedOrigins));
+    return { org, form };
+  };
+  // Every other page (the inbox at / and as /index.html, the placeholders): the inbox's policy.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = reply.getHeader('content-type');
+    if (
+      typeof type === 'string' &&
+      type.startsWith('text/html') &&
+      !reply.hasHeader('content-security-policy')
+    ) {
+      reply.header('content-security-policy', INBOX_CSP);
+    }
+    return payload;
+  });
+  app.get('/', async (_request, reply) => page('index.html', reply));
+  app.get('/f/:org/:form', async (request, reply) => {
+    await framedBy(request.params, reply);
+    return page(join('f', 'index.html'), reply);
+  });
   // docs/forms.md#plain-html-posts: where a plain HTML post lands when its form has no redirectUrl.
   app.get('/f/:org/:form/thanks', async (request, reply) => {
-    const { org, form } = request.params as { org: string; form: string };
+    const { org, form } = await framedBy(request.params, reply);
     const stored = await deps.publicForms.currentDefinition(org, form).catch(() => undefined);
     const thanks = stored?.definition.thanks;
     const text =
