@@ -208,7 +208,27 @@ function both(first: ParamJudge, second: ParamJudge): ParamJudge {
 }
 
 // Maps, not object literals: a method named `constructor` or `toString` must find nothing here.
+/**
+ * A trace comes back as plain JSON only, the one form in which the door can take the browser's
+ * command line out of it (trace-redactor.ts): no gzip, no protobuf, no Perfetto config.
+ */
+const tracing: ParamJudge = (method, params) => {
+  const compression = params?.['streamCompression'];
+  if (compression !== undefined && compression !== 'none') {
+    return no(`${method}: streamCompression must be none (the door reads every trace)`);
+  }
+  const format = params?.['streamFormat'];
+  if (format !== undefined && format !== 'json') {
+    return no(`${method}: streamFormat must be json (the door reads every trace)`);
+  }
+  if (params?.['perfettoConfig'] !== undefined) {
+    return no(`${method}: perfettoConfig is not allowed (its traces are protobuf)`);
+  }
+  return pass(params);
+};
+
 export const PARAM_JUDGES: ReadonlyMap<string, ParamJudge> = new Map([
+  ['Tracing.start', tracing],
   ['Page.navigate', navigation('url', true)],
   ['Target.createTarget', both(navigation('url', true), sized(['width', 'height']))],
   ['Network.loadNetworkResource', navigation('url', true)],

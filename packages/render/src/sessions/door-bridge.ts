@@ -11,6 +11,7 @@ import {
 } from './cdp-frame-policy.js';
 import { TargetWatch, WATCHED_EVENTS } from './cdp-targets.js';
 import { DOWNLOAD_EVENTS } from './session-downloads.js';
+import { TraceRedactor } from './trace-redactor.js';
 import {
   CLOSE,
   ClientFrameReader,
@@ -38,8 +39,11 @@ import {
 const CLOSE_GRACE_MS = 2000;
 const WATCHED = [...WATCHED_EVENTS, ...DOWNLOAD_EVENTS].map((method) => Buffer.from(`"${method}"`));
 const DOWNLOAD = Buffer.from('"Browser.download');
-// Chromium writes an event's method first, so only the head of a frame needs looking at.
-const PROBE_LENGTH = 48;
+// An IO.read answer in text: a trace's, among others (docs/sessions.md#traces).
+const TEXT_READ = Buffer.from('"result":{"base64Encoded":false,"data":"');
+// Chromium writes an event's method first, and an answer's id then its result's first fields, so
+// only the head of a frame needs looking at (room for an id of 16 digits).
+const PROBE_LENGTH = 72;
 
 /** How much a bridge holds for a client, and how long it waits on a verdict. */
 export interface BridgeLimits {
@@ -67,6 +71,8 @@ export class DoorBridge {
   private readonly targets = new TargetWatch();
   /** The door's frames for the client, waiting for the end of the frame Chromium is sending. */
   private held: Buffer[] = [];
+  /** Chromium's bytes held back for a rewrite that needs the next read (fromBrowser). */
+  private carry: Buffer[] = [];
   /** Client messages that came while a navigation's URL was being judged, kept in order. */
   private backlog: { payload: Buffer; raw: Buffer | undefined }[] | undefined;
   private backlogBytes = 0;
@@ -95,6 +101,7 @@ export class DoorBridge {
         if (payload.subarray(0, PROBE_LENGTH).includes(DOWNLOAD)) this.session.downloadEvent(text);
         else this.targets.note(text);
       },
+      (head) => (head.includes(TEXT_READ) ? new TraceRedactor() : undefined),
     );
     this.log.info({ session: session.id }, 'cdp client attached');
     if (client instanceof Socket) client.setNoDelay(true);
@@ -189,16 +196,26 @@ export class DoorBridge {
 
   private fromBrowser(chunk: Buffer): void {
     if (this.ended) return;
-    let rest = chunk;
     const firstEnd = this.scanner.scan(chunk);
+    const out = this.carry;
+    this.carry = [];
     if (this.held.length > 0 && firstEnd >= 0) {
-      this.client.write(chunk.subarray(0, firstEnd));
-      for (const frame of this.held) this.client.write(frame);
+      out.push(chunk.subarray(0, firstEnd), ...this.held, chunk.subarray(firstEnd));
       this.held = [];
       this.release('held');
-      rest = chunk.subarray(firstEnd);
+    } else out.push(chunk);
+    // The few bytes a rewrite still needs to see the end of (trace-redactor.ts) wait for the next
+    // read; they lie inside a frame that has not ended, so after any of the door's frames.
+    for (let keep = this.scanner.holdBack; keep > 0;) {
+      const last = out.pop() as Buffer;
+      const take = Math.min(keep, last.length);
+      this.carry.unshift(last.subarray(last.length - take));
+      if (take < last.length) out.push(last.subarray(0, last.length - take));
+      keep -= take;
     }
-    if (!this.client.write(rest)) pause(this.browser, this.client);
+    let flowing = true;
+    for (const bytes of out) flowing = this.client.write(bytes);
+    if (!flowing) pause(this.browser, this.client);
   }
 
   private toClient(frame: Buffer): void {

@@ -168,6 +168,12 @@ function unmask(frame: Buffer, offset: number): Buffer {
  * payloads, so the door can forward that stream as it reads it, put its own frames between two
  * of Chromium's, and look at the few text frames `wanted` picks by their first bytes.
  */
+/** Rewrites a server text payload in place, part by part (trace-redactor.ts). */
+export interface PayloadRewriter {
+  /** Rewrites `part`; returns how many bytes at the end must wait for the next part. */
+  push(part: Buffer): number;
+}
+
 export class ServerFrameScanner {
   private readonly header = Buffer.alloc(14);
   private headerHave = 0;
@@ -181,13 +187,18 @@ export class ServerFrameScanner {
   private probeHave = 0;
   private decided = false;
   private kept: Buffer[] | undefined;
+  private rewriter: PayloadRewriter | undefined;
   /** True once Chromium sent a close frame. */
   sawClose = false;
+  /** Bytes at the end of the last chunk scanned that must not be sent yet (see PayloadRewriter). */
+  holdBack = 0;
 
   constructor(
     private readonly probeLength: number,
     private readonly wanted: (head: Buffer) => boolean,
     private readonly onWanted: (payload: Buffer) => void,
+    /** A rewriter for the payload whose head this is, or undefined to leave it as it is. */
+    private readonly rewrites: (head: Buffer) => PayloadRewriter | undefined = () => undefined,
   ) {}
 
   /** True between two frames: a frame of the door's own may go out now. */
@@ -197,6 +208,7 @@ export class ServerFrameScanner {
 
   /** Follows `chunk`; returns the offset just past the first frame that ends in it, or -1. */
   scan(chunk: Buffer): number {
+    this.holdBack = 0;
     let firstEnd = -1;
     let i = 0;
     while (i < chunk.length) {
@@ -250,6 +262,10 @@ export class ServerFrameScanner {
 
   private payload(part: Buffer): void {
     if (!this.text) return;
+    if (this.rewriter) {
+      this.holdBack = this.rewriter.push(part);
+      return;
+    }
     if (this.kept) {
       this.kept.push(part);
       return;
@@ -258,17 +274,28 @@ export class ServerFrameScanner {
     const probeSize = Math.min(this.probeLength, this.frameLength);
     if (this.probeHave === 0 && part.length >= probeSize) {
       // The common case: the payload's head is in this read, so nothing is copied.
-      this.decided = true;
-      if (this.wanted(part.subarray(0, probeSize))) this.kept = [part];
+      this.decide(part.subarray(0, probeSize), part);
       return;
     }
     this.probe.push(part);
     this.probeHave += part.length;
     if (this.probeHave < probeSize) return;
-    this.decided = true;
     const head = Buffer.concat(this.probe, this.probeHave);
-    if (this.wanted(head.subarray(0, probeSize))) this.kept = [head];
+    this.decide(head.subarray(0, probeSize), part, head);
     this.probe = [];
+  }
+
+  private decide(head: Buffer, part: Buffer, whole: Buffer = part): void {
+    this.decided = true;
+    this.rewriter = this.rewrites(head);
+    if (!this.rewriter) {
+      if (this.wanted(head)) this.kept = [whole];
+      return;
+    }
+    // Bytes of the head that went out before it could be judged: seen (on a copy), not rewritten.
+    if (whole !== part)
+      this.rewriter.push(Buffer.from(whole.subarray(0, whole.length - part.length)));
+    this.holdBack = Math.min(this.rewriter.push(part), part.length);
   }
 
   private endFrame(): void {
@@ -280,6 +307,8 @@ export class ServerFrameScanner {
     if (this.kept) this.onWanted(Buffer.concat(this.kept));
     this.inPayload = false;
     this.kept = undefined;
+    this.rewriter = undefined;
+    this.holdBack = 0;
     this.decided = false;
     this.probe = [];
     this.probeHave = 0;
