@@ -50,18 +50,26 @@ describe('framing the inbox and the hosted form page', () => {
     rmSync(web, { recursive: true, force: true });
   });
 
-  /** What each of the three frames shows on `origin`: its title, or `blocked`. */
+  /**
+   * What each of the three frames shows on `origin`, once all have loaded: its title, or
+   * `blocked` for Chromium's error page (a frame still loading reads `pending`).
+   */
   async function framed(origin: string): Promise<string[]> {
     const page: Page = await browser.newPage();
     try {
       await page.goto(origin, { waitUntil: 'load' });
-      return await Promise.all(
-        [0, 1, 2].map(async (i) => {
-          const frame = page.frame({ name: `f${String(i)}` });
-          if (!frame) throw new Error(`no frame f${String(i)}`);
-          return frame.url().startsWith(s.url) ? frame.title() : 'blocked';
-        }),
-      );
+      const shown = async () =>
+        Promise.all(
+          (await page.locator('iframe').elementHandles()).map(async (element) => {
+            const url = (await element.contentFrame())?.url() ?? '';
+            if (url.startsWith(s.url)) return (await element.contentFrame())?.title();
+            return url.startsWith('chrome-error:') ? 'blocked' : 'pending';
+          }),
+        );
+      await expect
+        .poll(async () => (await shown()).includes('pending'), { timeout: 15_000 })
+        .toBe(false);
+      return (await shown()).map(String);
     } finally {
       await page.close();
     }
