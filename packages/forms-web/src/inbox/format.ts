@@ -23,10 +23,34 @@ export function formatAnswer(q: Question | undefined, value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** A stored file as the full record lists it, with its signed download link. */
+export interface FileLink {
+  name: string;
+  size: number;
+  url: string;
+}
+
+/** A `file` question's answer (docs/forms.md#file-uploads), or undefined for any other value. */
+function fileLinks(value: unknown): FileLink[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const files = value.filter(
+    (f): f is FileLink =>
+      typeof f === 'object' &&
+      f !== null &&
+      typeof (f as FileLink).name === 'string' &&
+      typeof (f as FileLink).size === 'number' &&
+      typeof (f as FileLink).url === 'string' &&
+      (f as FileLink).url.startsWith(location.origin),
+  );
+  return files.length === value.length ? files : undefined;
+}
+
 export interface AnswerRow {
   name: string;
   label: string;
   value: string;
+  /** The files of a `file` question, each a download link. */
+  files?: FileLink[] | undefined;
   /** The answer's question is not in the definition version it was submitted against. */
   unknown: boolean;
 }
@@ -41,6 +65,7 @@ export function answerRows(def: Definition | null, answers: Record<string, unkno
       name: q.logicalName,
       label: q.label,
       value: formatAnswer(q, answers[q.logicalName]),
+      files: fileLinks(answers[q.logicalName]),
       unknown: false,
     });
   }

@@ -18,7 +18,7 @@ import {
   SubmissionParams,
 } from '../wire/submissions.js';
 import { adminAuth } from './admin-auth.js';
-import type { App, RouteDeps } from './app.js';
+import { baseUrl, type App, type RouteDeps } from './app.js';
 
 const errors = errorAnswers(...adminErrors);
 
@@ -115,7 +115,10 @@ export function registerSubmissionRoutes(app: App, deps: RouteDeps): void {
     { onRequest, schema: { params: SubmissionParams, response: { 200: Submission, ...errors } } },
     async (request) => {
       const { org, form, id } = request.params;
-      return submissions.record(org, form, id);
+      const record = await submissions.record(org, form, id);
+      // docs/forms.md#file-uploads: each file with a signed link the inbox can offer as is.
+      await deps.fileLinks.link(record, baseUrl(deps.config, request));
+      return record;
     },
   );
 

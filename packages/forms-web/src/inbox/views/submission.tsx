@@ -83,7 +83,18 @@ function Details({ data }: { data: Data }) {
               {r.label}
               {r.unknown && <span class="muted"> (not in this form version)</span>}
             </dt>
-            <dd>{r.value}</dd>
+            <dd>
+              {r.files
+                ? r.files.map((f) => (
+                    <div key={f.url}>
+                      <a href={f.url} download={f.name}>
+                        {f.name}
+                      </a>{' '}
+                      <span class="muted">({Math.max(1, Math.round(f.size / 1024))} KB)</span>
+                    </div>
+                  ))
+                : r.value}
+            </dd>
           </div>
         ))}
       </dl>

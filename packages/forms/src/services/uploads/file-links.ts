@@ -22,32 +22,16 @@ export function filePath(ref: FileRef): string {
   return `/api/orgs/${e(ref.org)}/forms/${e(ref.form)}/submissions/${e(ref.submission)}/files/${e(ref.file)}`;
 }
 
-export class FileLinks {
-  /**
-   * A webhook body (docs/forms.md#webhooks) with a signed, absolute `url` on each of its files
-   * (docs/forms.md#file-uploads); a body without files is returned as it is, unparsed.
-   */
-  async withLinks(payload: string, baseUrl: string): Promise<string> {
-    if (!payload.includes('"sha256":')) return payload;
-    const body = JSON.parse(payload) as {
-      data: { id: string; org: string; form: string; answers: Record<string, unknown> };
-    } & Record<string, unknown>;
-    const { data } = body;
-    const hidden = (data as { submitFields?: { hiddenAnswers?: unknown } }).submitFields
-      ?.hiddenAnswers;
-    const lists = [
-      ...Object.values(data.answers),
-      ...(isRecord(hidden) ? Object.values(hidden) : []),
-    ].filter(isFileList);
-    for (const list of lists) {
-      for (const file of list as (FileAnswer & { url?: string })[]) {
-        const ref = { org: data.org, form: data.form, submission: data.id, file: file.id };
-        file.url = `${baseUrl}${await this.signedPath(ref)}`;
-      }
-    }
-    return JSON.stringify(body);
-  }
+/** What `link` reads of a record. */
+export interface LinkedRecord {
+  id: string;
+  org: string;
+  form: string;
+  answers: Record<string, unknown>;
+  submitFields?: Record<string, unknown> | null;
+}
 
+export class FileLinks {
   private key: Promise<Buffer> | undefined;
 
   constructor(
@@ -55,6 +39,35 @@ export class FileLinks {
     private readonly ttlSeconds: number,
     private readonly now: () => number,
   ) {}
+
+  /**
+   * A webhook body (docs/forms.md#webhooks) with a signed, absolute `url` on each of its files
+   * (docs/forms.md#file-uploads); a body without files is returned as it is, unparsed.
+   */
+  async withLinks(payload: string, baseUrl: string): Promise<string> {
+    if (!payload.includes('"sha256":')) return payload;
+    const body = JSON.parse(payload) as { data: LinkedRecord } & Record<string, unknown>;
+    await this.link(body.data, baseUrl);
+    return JSON.stringify(body);
+  }
+
+  /**
+   * Puts a signed, absolute `url` on each file of a record's answers (hidden ones too): the
+   * webhook body, and the full record the inbox links its files from.
+   */
+  async link(record: LinkedRecord, baseUrl: string): Promise<void> {
+    const hidden = record.submitFields?.hiddenAnswers;
+    const lists = [
+      ...Object.values(record.answers),
+      ...(isRecord(hidden) ? Object.values(hidden) : []),
+    ].filter(isFileList);
+    for (const list of lists) {
+      for (const file of list as (FileAnswer & { url?: string })[]) {
+        const ref = { org: record.org, form: record.form, submission: record.id, file: file.id };
+        file.url = `${baseUrl}${await this.signedPath(ref)}`;
+      }
+    }
+  }
 
   private secret(): Promise<Buffer> {
     this.key ??= this.settings
