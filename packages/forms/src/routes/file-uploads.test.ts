@@ -142,6 +142,8 @@ describe('file uploads', () => {
           type: 'application/pdf',
           sha256: sha256(cv),
           id: expect.stringMatching(/^fil_/) as string,
+          // The record's signed link, for the inbox (webhooks carry the same).
+          url: expect.stringMatching(/\/files\/fil_\w+\?expires=\d+&signature=/) as string,
         },
       ],
       shots: [
@@ -151,6 +153,8 @@ describe('file uploads', () => {
           type: 'image/png',
           sha256: sha256(png),
           id: expect.stringMatching(/^fil_/) as string,
+          // The record's signed link, for the inbox (webhooks carry the same).
+          url: expect.stringMatching(/\/files\/fil_\w+\?expires=\d+&signature=/) as string,
         },
       ],
     });
