@@ -113,7 +113,8 @@ async function startHost(): Promise<Started> {
         MAX_CONCURRENCY: String(CONCURRENCY),
         ARTIFACT_DIR: join(dir, 'artifacts'),
         CHROMIUM_PATH: '/usr/bin/chromium-headless-shell',
-        TMPDIR: dir,
+        // TMPDIR stays the system's: run as root, render hands each browser a uid of its own,
+        // which must reach the profile folders it makes there (a private mkdtemp folder is 0700).
         NODE_ENV: 'production',
       },
       stdio: 'ignore',

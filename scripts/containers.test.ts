@@ -104,6 +104,33 @@ describe('compose up', () => {
       expect(labels['org.opencontainers.image.source']).toMatch(/^https:\/\//);
     }
   });
+
+  test("each image carries its own service's production dependencies, no dev dependency and no npm", async () => {
+    const contents = async (image: string) => {
+      const out = await podman([
+        'run',
+        '--rm',
+        '--entrypoint',
+        'sh',
+        image,
+        '-c',
+        'ls node_modules node_modules/@havn; command -v npm || true',
+      ]);
+      return out.split(/\s+/);
+    };
+    const renderHas = await contents(IMAGES.render);
+    expect(renderHas).toEqual(expect.arrayContaining(['playwright-core', 'pdf-lib', 'pg']));
+    const formsHas = await contents(IMAGES.forms);
+    expect(formsHas).toEqual(expect.arrayContaining(['better-sqlite3', 'kysely', 'pg']));
+    for (const name of ['better-sqlite3', 'kysely', 'nodemailer', 'forms'])
+      expect(renderHas).not.toContain(name);
+    for (const name of ['playwright-core', 'pdf-lib', 'turndown', 'render'])
+      expect(formsHas).not.toContain(name);
+    for (const name of ['vitest', 'typescript', 'esbuild', 'tsx', 'eslint', '/usr/bin/npm']) {
+      expect(renderHas).not.toContain(name);
+      expect(formsHas).not.toContain(name);
+    }
+  });
 });
 
 describe('docker run', () => {
