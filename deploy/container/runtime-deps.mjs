@@ -5,8 +5,9 @@
 //
 // reads <from>/package-lock.json, follows the dependencies, optional dependencies and required
 // peers of the named workspaces (never their devDependencies) the way Node resolves them, and
-// copies exactly those packages from <from>/node_modules to <to>/node_modules, workspaces as
-// links to ../../packages/<name>, as npm lays them out.
+// copies exactly those packages from <from> to the same paths under <to>: <to>/node_modules, and
+// <to>/packages/<name>/node_modules for a version a workspace needs apart from the hoisted one;
+// workspaces as links to ../../packages/<name>, as npm lays them out.
 //
 // Why not `npm ci --omit=dev --workspace=…`: npm installs the devDependencies of the workspaces it
 // is asked for (the forms image got playwright-core through @havn/forms' dev dependencies). The
@@ -25,7 +26,7 @@ const entries = lock.packages;
 
 /** Where `name` resolves from the package at `path`: its own node_modules, then each parent's. */
 function resolve(path, name) {
-  for (let dir = path; ; ) {
+  for (let dir = path; ;) {
     const key = dir === '' ? `node_modules/${name}` : `${dir}/node_modules/${name}`;
     if (entries[key]) return key;
     if (dir === '') return undefined;
@@ -63,9 +64,6 @@ while (pending.length > 0) {
 }
 
 for (const key of [...needed].sort()) {
-  if (!key.startsWith('node_modules/')) {
-    throw new Error(`${key} lives outside node_modules; the images copy node_modules alone`);
-  }
   const target = join(to, key);
   const link = links.get(key);
   if (link) {

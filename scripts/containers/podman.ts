@@ -22,11 +22,19 @@ export const cacheDir = join(
   'havn-containers',
 );
 
-/** The images the tests build, by Containerfile target. */
+/** Havn's images, by target of the root Containerfile. */
 export const IMAGES = {
   render: 'localhost/havn-render:latest',
   forms: 'localhost/havn-forms:latest',
 } as const;
+
+/** The cluster profile's PostgreSQL and nginx, by target of deploy/compose/Containerfile. */
+export const CLUSTER_IMAGES = {
+  postgres: 'localhost/havn-postgres:latest',
+  nginx: 'localhost/havn-nginx:latest',
+} as const;
+
+type Target = keyof typeof IMAGES | keyof typeof CLUSTER_IMAGES;
 
 function containersConf(): string {
   mkdirSync(cacheDir, { recursive: true });
@@ -78,6 +86,8 @@ export function run(
       clearTimeout(timer);
       resolve({ code: code ?? -1, stdout, stderr });
     });
+    // A command may exit without reading its input; the broken pipe is no error of the run.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }
@@ -101,8 +111,12 @@ export function have(cmd: string): boolean {
 
 const SYSTEM_CA = '/etc/ssl/certs/ca-certificates.crt';
 
-/** Builds one target of the Containerfile, reusing podman's layer cache. */
-export async function buildImage(target: keyof typeof IMAGES): Promise<void> {
+/** Builds one image (a target of its Containerfile), reusing podman's layer cache. */
+export async function buildImage(target: Target): Promise<void> {
+  const [context, tag] =
+    target in CLUSTER_IMAGES
+      ? [join('deploy', 'compose'), CLUSTER_IMAGES[target as keyof typeof CLUSTER_IMAGES]]
+      : ['.', IMAGES[target as keyof typeof IMAGES]];
   await podman(
     [
       'build',
@@ -115,12 +129,12 @@ export async function buildImage(target: keyof typeof IMAGES): Promise<void> {
       // bundle; the Containerfile takes such a CA as a build secret (docs/deploy.md#the-images).
       ...(existsSync(SYSTEM_CA) ? ['--secret', `id=build_ca,src=${SYSTEM_CA}`] : []),
       '-f',
-      'Containerfile',
+      join(context, 'Containerfile'),
       '--target',
       target,
       '-t',
-      IMAGES[target],
-      '.',
+      tag,
+      context,
     ],
     { timeoutMs: 2_400_000 },
   );
