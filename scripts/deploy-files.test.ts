@@ -86,6 +86,43 @@ describe('Kubernetes manifests', () => {
       }
     }
   });
+
+  test('the chromium-sandbox component puts render, and only render, under the Localhost profile', async () => {
+    const dir = join(root, 'deploy', 'kubernetes', 'chromium-sandbox');
+    const overlay = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as {
+      resources: string[];
+      components: string[];
+    };
+    expect(overlay).toMatchObject({ resources: ['..'], components: ['component'] });
+    const component = parse(readFileSync(join(dir, 'component', 'kustomization.yaml'), 'utf8')) as {
+      kind: string;
+      patches: { target: { kind: string; name: string }; patch: string }[];
+    };
+    expect(component.kind).toBe('Component');
+    const [only] = component.patches;
+    expect(only?.target).toEqual({ kind: 'Deployment', name: 'havn-render' });
+    const ops = parse(only?.patch ?? '') as { op: string; path: string; value: unknown }[];
+    // The one JSON patch operation, applied as kustomize would: `replace` needs the path to exist.
+    const render = structuredClone(objects.find((o) => o.metadata.name === 'havn-render'));
+    if (!render) throw new Error('no havn-render');
+    for (const { op, path, value } of ops) {
+      expect(op).toBe('replace');
+      const keys = path.split('/').slice(1);
+      const last = keys.pop() ?? '';
+      let node = render as unknown as Record<string, unknown>;
+      for (const key of keys) node = node[key] as Record<string, unknown>;
+      expect(node, path).toHaveProperty(last);
+      node[last] = value;
+    }
+    const pod = (render.spec as { template: { spec: { securityContext: unknown } } }).template.spec;
+    expect(pod.securityContext).toMatchObject({
+      seccompProfile: { type: 'Localhost', localhostProfile: 'havn/chromium.json' },
+    });
+    const Model = await modelOf(render);
+    expect(() => {
+      new Model(render).validate();
+    }).not.toThrow();
+  });
 });
 
 describe('systemd units', () => {
@@ -127,7 +164,7 @@ describe('systemd units', () => {
 });
 
 describe('compose.yaml', () => {
-  const compose = parse(readFileSync(join(root, 'compose.yaml'), 'utf8')) as {
+  const compose = parse(readFileSync(join(root, 'compose.yaml'), 'utf8'), { merge: true }) as {
     services: Record<string, { profiles?: string[]; read_only?: boolean; volumes?: string[] }>;
   };
 
