@@ -377,3 +377,144 @@ describe('Kubernetes manifests', () => {
     }
   }, 300_000);
 });
+
+describe('compose --profile cluster', () => {
+  // Two render and two forms instances on PostgreSQL behind nginx, every image built here from
+  // Debian's packages (docs/deploy.md#the-cluster-profile). podman-compose ignores profiles and
+  // depends_on conditions, so the test starts PostgreSQL, waits for it, then names the rest.
+  const clusterVars: Record<string, string> = {};
+  const cluster = new ComposeProject('havn-cl', clusterVars);
+  const lb = { forms: 0, render: 0 };
+  const viaRender = (path: string) => `http://127.0.0.1:${lb.render}${path}`;
+  const viaForms = (path: string) => `http://127.0.0.1:${lb.forms}${path}`;
+  let balancer = '';
+
+  /** The instances that answered `request` (method and path), from the balancer's access log. */
+  async function upstreamsOf(request: RegExp): Promise<Set<string>> {
+    const log = await run('podman', ['logs', balancer]);
+    const answered = log.stdout
+      .split('\n')
+      .filter((line) => request.test(line))
+      .map((line) => /upstream=(\S+)/.exec(line)?.[1] ?? '');
+    return new Set(answered);
+  }
+
+  beforeAll(async () => {
+    await buildImage('postgres');
+    await buildImage('nginx');
+    lb.forms = await freePort();
+    lb.render = await freePort();
+    Object.assign(clusterVars, {
+      BROWSER_API_TOKEN: token.render,
+      FORM_ADMIN_TOKEN: token.forms,
+      POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
+      FORMS_LB_PORT: String(lb.forms),
+      RENDER_LB_PORT: String(lb.render),
+    });
+    await cluster.down();
+    await cluster.up(['postgres']);
+    await waitHealthy(await cluster.container('postgres'));
+    await cluster.up(['forms-1', 'forms-2', 'render-1', 'render-2', 'lb']);
+    const instances = await Promise.all(
+      ['forms-1', 'forms-2', 'render-1', 'render-2'].map((s) => cluster.container(s)),
+    );
+    await Promise.all(instances.map((c) => waitHealthy(c)));
+    balancer = await cluster.container('lb');
+    await Promise.all([answers(viaRender('/healthz')), answers(viaForms('/api/health'))]);
+  }, 900_000);
+
+  afterAll(async () => {
+    await cluster.down();
+  }, 120_000);
+
+  test('a render through the balancer: its artifact fetched through it from both instances, 200 every time', async () => {
+    const res = await fetch(viaRender('/v1/render'), {
+      method: 'POST',
+      headers: { ...renderAuth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ html: '<h1>Rendered once, served by both</h1>', profile: 'desktop' }),
+    });
+    expect(res.status).toBe(200);
+    const { artifact: made } = (await res.json()) as { artifact: { id: string; url: string } };
+    const fetched: { status: number; bytes: Buffer }[] = [];
+    for (let i = 0; i < 20; i++) {
+      const got = await fetch(viaRender(made.url), { headers: renderAuth() });
+      fetched.push({ status: got.status, bytes: Buffer.from(await got.arrayBuffer()) });
+    }
+    expect(fetched.map((f) => f.status)).toEqual(Array<number>(20).fill(200));
+    const first = fetched[0]?.bytes ?? Buffer.alloc(0);
+    expect(first.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    for (const f of fetched) expect(f.bytes.equals(first)).toBe(true);
+    // Round robin with no stickiness: both instances served the artifact.
+    expect((await upstreamsOf(new RegExp(`"GET /v1/artifacts/${made.id} `))).size).toBe(2);
+  });
+
+  test('a session created through the balancer, driven by Playwright through its cdpUrl', async () => {
+    const res = await fetch(viaRender('/v1/sessions'), { method: 'POST', headers: renderAuth() });
+    expect(res.status).toBe(201);
+    const session = (await res.json()) as { id: string; cdpUrl: string };
+    // The balancer's address, never an instance's.
+    expect(new URL(session.cdpUrl).host).toBe(`127.0.0.1:${lb.render}`);
+    const browser = await chromium.connectOverCDP(session.cdpUrl);
+    try {
+      const context = browser.contexts()[0] ?? (await browser.newContext());
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.setContent(`<button onclick="this.textContent = 'clicked'">click me</button>`);
+      await page.click('button');
+      expect(await page.textContent('button')).toBe('clicked');
+    } finally {
+      await browser.close();
+    }
+    // Whichever instance each request reaches, the session is found and closed.
+    for (let i = 0; i < 4; i++) {
+      const seen = await fetch(viaRender(`/v1/sessions/${session.id}`), { headers: renderAuth() });
+      expect(seen.status).toBe(200);
+    }
+    const closed = await fetch(viaRender(`/v1/sessions/${session.id}`), {
+      method: 'DELETE',
+      headers: renderAuth(),
+    });
+    expect(closed.status).toBe(200);
+  });
+
+  test('forms ingest through the balancer: every submission stored once, by both instances', async () => {
+    const json = { ...formsAuth(), 'content-type': 'application/json' };
+    const org = await fetch(viaForms('/api/orgs'), {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ slug: 'cluster', name: 'Cluster' }),
+    });
+    expect(org.status).toBe(201);
+    const form = await fetch(viaForms('/api/orgs/cluster/forms/signup'), {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify({
+        name: 'Signup',
+        allowedOrigins: ['http://localhost:8080'],
+        definition: {
+          intro: { title: 'Sign up' },
+          questions: [{ logicalName: 'name', type: 'text', label: 'Name' }],
+        },
+      }),
+    });
+    expect(form.status).toBe(200);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const submitted = await fetch(viaForms('/api/orgs/cluster/forms/signup/submissions'), {
+        method: 'POST',
+        headers: { origin: 'http://localhost:8080', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `visitor ${i}` }),
+      });
+      expect(submitted.status).toBe(200);
+      ids.push(((await submitted.json()) as { id: string }).id);
+    }
+    const feed = await fetch(viaForms('/api/orgs/cluster/forms/signup/submissions'), {
+      headers: formsAuth(),
+    });
+    expect(feed.status).toBe(200);
+    const { submissions } = (await feed.json()) as { submissions: { id: string }[] };
+    expect(submissions.map((s) => s.id).sort()).toEqual([...ids].sort());
+    expect(
+      (await upstreamsOf(/"POST \/api\/orgs\/cluster\/forms\/signup\/submissions /)).size,
+    ).toBe(2);
+  });
+});

@@ -51,6 +51,9 @@ export const TEST_PACKAGES = [
   'runc',
   'catatonit',
   'podman-compose',
+  // Names between containers of one compose network (the cluster profile's nginx finds its
+  // instances by service name); podman 4.3's CNI networks resolve none without it.
+  'golang-github-containernetworking-plugin-dnsname',
   'debootstrap',
   'systemd',
 ];

@@ -27,6 +27,8 @@ export class ComposeProject {
   /** Containers, volumes and the network of the project, whatever state they are in. */
   async down(): Promise<void> {
     await this.compose(['down', '-v', '-t', '30']);
+    // podman-compose 1.0.3 leaves the network; a new one gets the DNS plugin as configured now.
+    await run('podman', ['network', 'rm', '-f', `${this.name}_default`]);
   }
 
   /** The container podman-compose made for `service`. */
