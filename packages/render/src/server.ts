@@ -147,13 +147,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   };
 
   const sessionCount = () => extensions.reduce((n, e) => n + (e.sessionCount?.() ?? 0), 0);
-  healthRoutes(app, {
-    version,
-    queue,
-    sessionCount,
-    memoryBound: deps.runtime.memory.status,
-    cluster: deps.cluster,
-  });
+  healthRoutes(app, { version, queue, sessionCount, cluster: deps.cluster });
   const { cluster } = deps;
   if (cluster) {
     cluster.reportLoad(() => ({

@@ -123,8 +123,8 @@ export class DoorBridge {
       });
     }
     this.detach = session.attach({
-      disconnect: (why) => {
-        this.end(serverCloseFrame(CLOSE.goingAway, why ?? 'session closed'));
+      disconnect: () => {
+        this.end(serverCloseFrame(CLOSE.goingAway, 'session closed'));
       },
     });
   }

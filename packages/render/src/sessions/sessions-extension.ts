@@ -34,7 +34,6 @@ export function sessionsExtension(
         downloadMaxBytes: config.downloadMaxBytes,
         maxDownloads: config.sessionMaxDownloads,
         maxDownloadBytes: config.sessionMaxDownloadBytes,
-        maxPages: config.sessionMaxPages,
       };
       manager = new SessionManager({
         config: sessionConfig,
@@ -48,9 +47,6 @@ export function sessionsExtension(
         allowInsecureTls: config.allowInsecureTls,
         serviceToken: ctx.auth.allowAnonymous ? undefined : ctx.auth.apiToken,
         navigationTimeoutMs: config.renderTimeoutMs,
-        onOverMemory: () => {
-          ctx.metrics.memoryKills.inc({ browser: 'session' });
-        },
         ...overrides,
       });
       if (ctx.cluster) {
