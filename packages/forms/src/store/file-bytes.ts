@@ -104,7 +104,17 @@ export class DirFileBytes implements FileBytes {
     }
     for (const folder of await readdir(this.dir)) {
       if (!folder.startsWith('sub_')) continue;
-      for (const name of await readdir(join(this.dir, folder)).catch(() => [])) {
+      const names = await readdir(join(this.dir, folder)).catch(() => undefined);
+      if (names?.length === 0) {
+        // A crash between making the folder and moving its first file in: nothing to yield, and
+        // the empty folder goes once it is as old as a kept file would have to be.
+        const info = await stat(join(this.dir, folder)).catch(() => undefined);
+        if (info && info.mtimeMs < cutoff.getTime()) {
+          await rmdir(join(this.dir, folder)).catch(() => undefined);
+        }
+        continue;
+      }
+      for (const name of names ?? []) {
         const key = `${folder}/${name}`;
         if (!FILE_KEY.test(key)) continue;
         const info = await stat(join(this.dir, key)).catch(() => undefined);
