@@ -97,8 +97,10 @@ export class FileLinks {
   async verify(ref: FileRef, expires: string, signature: string): Promise<boolean> {
     const at = Number(expires);
     if (!/^[0-9]{1,12}$/.test(expires) || at * 1000 <= this.now()) return false;
-    const expected = await this.sign(ref, at);
-    const given = Buffer.from(signature, 'base64url');
+    // Compared as the text the link carries, not as decoded bytes: base64url's last character
+    // holds bits the decoder ignores, so another spelling of the same bytes would pass.
+    const expected = Buffer.from((await this.sign(ref, at)).toString('base64url'));
+    const given = Buffer.from(signature);
     // Constant time: a signature is not guessed a byte at a time from how fast it is refused.
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
