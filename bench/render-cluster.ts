@@ -5,7 +5,7 @@
 // straight to the owner (goal >= 0.8); (b) session create p50 through the balancer against
 // direct; (c) render throughput of two instances (through the balancer) against one (direct), at
 // c=4, with the machine's CPU use for each; (d) artifact fetch p50 from the S3 store (the s3rver
-// stand-in, test-support/s3-stand-in.ts) against the shared directory, same artifact size.
+// stand-in in the root test-support/) against the shared directory, same artifact size.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import {
   startRenderInstance,
   type RenderInstance,
 } from '../packages/render/src/test-support/render-instances.js';
-import { startS3StandIn } from '../packages/render/src/test-support/s3-stand-in.js';
+import { startS3StandIn } from '../test-support/s3-stand-in.js';
 import { TEST_TOKEN } from '../packages/render/src/test-support/service.js';
 import { startPostgresCluster } from '../test-support/postgres-cluster.js';
 import { countRoundTrips } from './lib/cdp-round-trips.js';

@@ -12,7 +12,7 @@ import { storeUnderTest } from '../../../../test-support/test-database.js';
 import type { UploadConfig } from '../config.js';
 import { adminToken, client, startForms, type RunningForms } from '../test-support/forms-server.js';
 import { startReceiver, waitFor, type Receiver } from '../test-support/receivers.js';
-import { startS3StandIn, type S3StandIn } from '../test-support/s3-stand-in.js';
+import { startS3StandIn, type S3StandIn } from '../../../../test-support/s3-stand-in.js';
 
 // docs/forms.md#file-uploads, on the store under test: files on disk with SQLite, in S3 (the
 // s3rver stand-in) with PostgreSQL, so both byte stores and both databases are covered.

@@ -7,13 +7,13 @@ import { S3ObjectStore } from '@havn/shared/object-store';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropTestDatabase } from '../../../../test-support/test-database.js';
 import { openClusterDatabase } from '../cluster/database.js';
-import { startS3StandIn, type S3StandIn } from '../test-support/s3-stand-in.js';
+import { startS3StandIn, type S3StandIn } from '../../../../test-support/s3-stand-in.js';
 import { DirArtifactBytes, S3ArtifactBytes, type ArtifactBytes } from './artifact-bytes.js';
 import type { ArtifactStore } from './artifact-store.js';
 import { PgArtifactStore } from './pg-artifact-store.js';
 
 // The cluster's artifact store: descriptors in a real PostgreSQL, bytes in a shared directory or
-// in S3 (the s3rver stand-in: test-support/s3-stand-in.ts says why). Every case runs on both, and
+// in S3 (the s3rver stand-in, root test-support/, says why). Every case runs on both, and
 // "two instances" are two stores with pools of their own on one database.
 
 let s3: S3StandIn;

@@ -15,7 +15,7 @@ import {
 } from '../test-support/fixture-server.js';
 import { startBalancer, type Balancer } from '../test-support/nginx.js';
 import { startRenderInstance, type RenderInstance } from '../test-support/render-instances.js';
-import { startS3StandIn, type S3StandIn } from '../test-support/s3-stand-in.js';
+import { startS3StandIn, type S3StandIn } from '../../../../test-support/s3-stand-in.js';
 import { TEST_TOKEN } from '../test-support/service.js';
 import { loadConfig } from '../config.js';
 import { attachToPage, rawClient, type CdpMessage } from '../sessions/test-support/cdp-client.js';
@@ -28,7 +28,7 @@ import {
 // Render on several instances (docs/render.md#several-instances), as an operator runs it: two
 // real instances (processes of their own) on one PostgreSQL, behind nginx from Debian balancing
 // round robin with no stickiness. The same scenario runs with the artifact bytes in a shared
-// ARTIFACT_DIR and in S3 (the s3rver stand-in: test-support/s3-stand-in.ts says why).
+// ARTIFACT_DIR and in S3 (the s3rver stand-in, root test-support/, says why).
 
 // Two cores shared with other tests: a heartbeat that a loaded machine still keeps.
 const HEARTBEAT_MS = 1000;

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropTestDatabase } from '../../../../test-support/test-database.js';
-import { startS3StandIn, type S3StandIn } from '../test-support/s3-stand-in.js';
+import { startS3StandIn, type S3StandIn } from '../../../../test-support/s3-stand-in.js';
 import { startService, type TestService } from '../test-support/service.js';
 
 // Two render instances on one database answer for each other's artifacts over HTTP, with the
-// bytes in a shared ARTIFACT_DIR or in S3 (the s3rver stand-in: test-support/s3-stand-in.ts).
+// bytes in a shared ARTIFACT_DIR or in S3 (the s3rver stand-in, root test-support/).
 
 let s3: S3StandIn;
 beforeAll(async () => {

@@ -4,20 +4,21 @@ import { join } from 'node:path';
 import S3rver from 's3rver';
 
 // No S3-compatible server can be installed on this machine (Debian ships none, and nothing may
-// download a binary), so the S3 artifact store is tested against s3rver from npm: a stand-in that
-// speaks the S3 REST wire format (path-style, SigV4, XML listings) on loopback. The store only
-// sends requests every S3-compatible service accepts; nothing in it is there for s3rver.
+// download a binary), so the S3 stores (render's artifacts, forms' uploads) are tested against
+// s3rver from npm: a stand-in that speaks the S3 REST wire format (path-style, SigV4, XML
+// listings) on loopback. The stores only send requests every S3-compatible service accepts;
+// nothing in them is there for s3rver.
 
 export interface S3StandIn {
   /** AWS_ENDPOINT_URL for the store. */
   endpoint: string;
   bucket: string;
-  /** The AWS_* variables a render instance needs to use it. */
+  /** The AWS_* variables a service needs to use it. */
   env: Record<string, string>;
   close(): Promise<void>;
 }
 
-export async function startS3StandIn(bucket = 'havn-artifacts'): Promise<S3StandIn> {
+export async function startS3StandIn(bucket = 'havn-test'): Promise<S3StandIn> {
   const dir = await mkdtemp(join(tmpdir(), 'havn-s3-'));
   const server = new S3rver({
     address: '127.0.0.1',
