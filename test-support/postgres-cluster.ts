@@ -3,9 +3,9 @@
 // durability under test is the real one), stopped and removed at the end.
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { freePort } from './ports.js';
 
 export interface PostgresCluster {
   /** postgres://postgres@127.0.0.1:<port>/postgres, the superuser on the maintenance database. */
@@ -58,20 +58,6 @@ function runAs(): { uid: number; gid: number } | undefined {
     );
   }
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
 }
 
 function run(file: string, args: string[], options: SpawnSyncOptions, what: string): void {

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { openStore } from './store/store.js';
 import { adminToken, seedForm } from './test-support/forms-server.js';
 import { waitFor } from './test-support/receivers.js';
 import { createTestDatabase, dropTestDatabase } from '../../../test-support/test-database.js';
+import { freePort } from '../../../test-support/ports.js';
 
 const mainJs = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
@@ -159,14 +159,3 @@ test('a PostgreSQL that cannot be reached is waited for: not ready on /api/healt
   expect(await exited).toBe(0);
   expect(out).not.toContain('hunter2');
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}

@@ -3,7 +3,7 @@
 // runs on a cluster of its own, so restarting it disturbs no other test file.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer, type AddressInfo, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import {
   startPostgresCluster,
   type PostgresCluster,
 } from '../../../test-support/postgres-cluster.js';
+import { freePort } from '../../../test-support/ports.js';
 import { startFormsChild, type FormsChild } from './test-support/forms-child.js';
 import { adminToken, client, seedForm } from './test-support/forms-server.js';
 import { startReceiver, waitFor, type Receiver } from './test-support/receivers.js';
@@ -186,13 +187,6 @@ function pipeTo(at: number, port: number): Promise<Server> {
       resolve(server);
     }),
   );
-}
-
-async function freePort(): Promise<number> {
-  const server = await pipeTo(0, 0);
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 it('waits for a PostgreSQL that is not there at start, then serves without a restart', async () => {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { holdPort } from './test-support/ports.js';
+import { holdPort } from '../../../test-support/ports.js';
 
 // Start-up errors as an operator sees them (docs/configuration.md#start-up-errors): the built
 // service run as a child process, its exit code and what it printed on stderr.

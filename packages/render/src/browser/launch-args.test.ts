@@ -2,7 +2,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { startCanary, type Canary } from '../test-support/fixture-server.js';
-import { freePort } from '../test-support/ports.js';
+import { freePort } from '../../../../test-support/ports.js';
 import { browserLaunchArgs } from './launch-args.js';
 
 // The launch flags close Chromium's side doors on their own: pointed at a proxy port where nothing

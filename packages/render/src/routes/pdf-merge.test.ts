@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { html, startFixtureServer, type FixtureServer } from '../test-support/fixture-server.js';
-import { freePort } from '../test-support/ports.js';
+import { freePort } from '../../../../test-support/ports.js';
 import { onPdf, outlineTitles, pdfInfo, pdfPages, qpdfCheck } from '../test-support/pdf-tools.js';
 import { startService, type TestService } from '../test-support/service.js';
 

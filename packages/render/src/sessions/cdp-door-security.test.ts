@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCanary, type Canary } from '../test-support/fixture-server.js';
-import { freePort } from '../test-support/ports.js';
+import { freePort } from '../../../../test-support/ports.js';
 import { attachToPage, rawClient, type CdpMessage } from './test-support/cdp-client.js';
 import {
   BROWSERS,

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../../../test-support/ports.js';
 
 // nginx from Debian as the load balancer in front of several render instances: plain round robin,
 // no stickiness, WebSocket upgrades passed on, the client's Host kept
@@ -12,20 +13,6 @@ export interface Balancer {
   base: string;
   port: number;
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
 }
 
 /** The configuration the docs show, for `upstreams` (host:port) on 127.0.0.1:`port`. */
