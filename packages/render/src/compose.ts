@@ -47,13 +47,21 @@ export async function composeServer(options: {
       metrics.refusals.inc();
     },
   });
-  const runtime = BrowserRuntime.detect(config.chromiumPath, config.browserUids);
+  const runtime = BrowserRuntime.detect(
+    config.chromiumPath,
+    config.browserUids,
+    config.browserMaxMemory,
+  );
   logSandbox(log, runtime);
+  logMemoryBound(log, runtime);
   const browser = new WarmBrowser({
     runtime,
     proxyUrl: proxy.url,
     log,
     ...(options.wedgeTimeoutMs !== undefined && { wedgeTimeoutMs: options.wedgeTimeoutMs }),
+    onOverMemory: () => {
+      metrics.memoryKills.inc({ browser: 'warm' });
+    },
   });
   if (options.warmUp) {
     // Not awaited: the service answers /healthz meanwhile, and a render waits for the launch.
@@ -74,6 +82,7 @@ export async function composeServer(options: {
     version: options.version ?? '0.0.0',
     cluster,
     closeLast: async () => {
+      runtime.memory.close();
       artifacts.close();
       await pool?.end();
     },
@@ -95,6 +104,22 @@ function logSandbox(log: Logger, runtime: BrowserRuntime): void {
     log.warn(
       fields,
       'browsers run without a sandbox: this process cannot create user namespaces (in a container, the seccomp profile may refuse them; see docs/deploy.md#chromium-sandbox)',
+    );
+  }
+}
+
+/** Says at start what memory bound browsers got (docs/render.md#memory-bounds), or why none. */
+function logMemoryBound(log: Logger, runtime: BrowserRuntime): void {
+  const status = runtime.memory.status;
+  if (status.enforced) {
+    log.info(
+      { memoryBound: status },
+      `each browser runs in a memory cgroup (${status.cgroup}) bounded to ${String(status.bytes)} bytes`,
+    );
+  } else {
+    log.warn(
+      { memoryBound: status },
+      `browsers run without a memory bound: ${status.reason} (docs/render.md#memory-bounds)`,
     );
   }
 }

@@ -56,6 +56,27 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads BROWSER_MAX_MEMORY as bytes or with a unit, or off, and SESSION_MAX_PAGES', () => {
+    const memory = (value: string) =>
+      loadConfig({ ...base, BROWSER_MAX_MEMORY: value }).browserMaxMemory;
+    expect(memory('536870912')).toBe(512 * 1024 * 1024);
+    expect(memory('512MiB')).toBe(512 * 1024 * 1024);
+    expect(memory('512MB')).toBe(512_000_000);
+    expect(memory('2GiB')).toBe(2 * 1024 * 1024 * 1024);
+    expect(memory('1.5 gib')).toBe(1.5 * 1024 * 1024 * 1024);
+    expect(memory('off')).toBeUndefined();
+    // The default: a quarter of the machine, between 512 MiB and 2 GiB.
+    const byDefault = loadConfig(base).browserMaxMemory ?? 0;
+    expect(byDefault).toBeGreaterThanOrEqual(512 * 1024 * 1024);
+    expect(byDefault).toBeLessThanOrEqual(2 * 1024 * 1024 * 1024);
+    for (const bad of ['lots', '2 TB', '-1', '64MiB']) {
+      expect(() => memory(bad), bad).toThrow(/BROWSER_MAX_MEMORY must be bytes or a size/);
+    }
+    expect(loadConfig(base).sessionMaxPages).toBe(20);
+    expect(loadConfig({ ...base, SESSION_MAX_PAGES: '3' }).sessionMaxPages).toBe(3);
+    expect(() => loadConfig({ ...base, SESSION_MAX_PAGES: '0' })).toThrow(/SESSION_MAX_PAGES/);
+  });
+
   it('names every bad variable at once', () => {
     let error: unknown;
     try {

@@ -1,5 +1,5 @@
 import { accessSync, constants } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { collectEnv, ConfigError, envFlag, envInt, envList, envString, envUrl } from '@havn/shared';
 import type { UidRange } from './browser/browser-runtime.js';
@@ -60,6 +60,10 @@ export interface RenderConfig {
   readonly sessionMaxDownloadBytes: number;
   /** ARTIFACT_MAX_BYTES: the store's total; past it the oldest artifacts expire first. */
   readonly artifactMaxBytes: number;
+  /** BROWSER_MAX_MEMORY: one browser's memory bound in bytes; undefined for `off`. */
+  readonly browserMaxMemory: number | undefined;
+  /** SESSION_MAX_PAGES: pages (tabs and popups) one session may have open at once. */
+  readonly sessionMaxPages: number;
   /** BROWSER_UIDS: the uids browsers run under when the service is root; undefined for `off`. */
   readonly browserUids: UidRange | undefined;
   /** Several instances on one database (docs/render.md#several-instances); else undefined. */
@@ -70,6 +74,34 @@ export interface RenderConfig {
 const PUBLIC_HOST = /^\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
 const DEFAULT_BROWSER_UIDS = '64000-64999';
+
+const SIZE_UNITS: Readonly<Record<string, number>> = {
+  '': 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  kib: 1024,
+  mib: MiB,
+  gib: 1024 * MiB,
+};
+
+/** `2147483648`, `512MB`, `512MiB`, `2GiB` (case and a space before the unit do not matter). */
+export function parseSize(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
+  const unit = SIZE_UNITS[m?.[2]?.toLowerCase() ?? 'none'];
+  if (!m || unit === undefined) return undefined;
+  return Math.floor(Number(m[1]) * unit);
+}
+
+// A browser may take a quarter of the machine's memory, between 512 MiB and 2 GiB: on this
+// project's 2-core machines that leaves room for the service and a few sessions at once.
+const DEFAULT_BROWSER_MAX_MEMORY = Math.min(
+  2048 * MiB,
+  Math.max(512 * MiB, Math.floor(totalmem() / 4)),
+);
+// Chromium itself needs about this much to show a page at all.
+const MIN_BROWSER_MEMORY = 128 * MiB;
 
 /** `first-last` within 1..2^31-1, or `off`; undefined when the text is neither. */
 function uidRange(text: string): UidRange | 'off' | undefined {
@@ -114,6 +146,8 @@ const shape = {
   SESSION_MAX_DOWNLOAD_BYTES: envInt(500 * MiB, 0, 1024 * 1024 * MiB),
   ARTIFACT_MAX_BYTES: envInt(10 * 1024 * MiB, MiB, Number.MAX_SAFE_INTEGER),
   BROWSER_UIDS: envString(),
+  BROWSER_MAX_MEMORY: envString(),
+  SESSION_MAX_PAGES: envInt(20, 1, 1000),
   ...clusterShape,
 };
 
@@ -178,8 +212,16 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
       `ALLOWED_PUBLIC_HOSTS must list host names such as render.example.com or .example.com (got ${JSON.stringify(badHost)})`,
     );
   }
+  const memoryText = env.BROWSER_MAX_MEMORY ?? String(DEFAULT_BROWSER_MAX_MEMORY);
+  const memory = memoryText === 'off' ? 'off' : parseSize(memoryText);
+  if (memory === undefined || (memory !== 'off' && memory < MIN_BROWSER_MEMORY)) {
+    problems.push(
+      `BROWSER_MAX_MEMORY must be bytes or a size such as 512MiB or 2GiB, at least 128MiB, or off (got ${JSON.stringify(memoryText)})`,
+    );
+  }
   const cluster = clusterConfig(env, e, env.BROWSER_API_TOKEN || undefined, problems);
-  if (problems.length > 0 || !e || !chromiumPath || !uids) throw new ConfigError(problems);
+  if (problems.length > 0 || !e || !chromiumPath || !uids || memory === undefined)
+    throw new ConfigError(problems);
   return Object.freeze({
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
@@ -215,6 +257,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     sessionMaxDownloadBytes: e.SESSION_MAX_DOWNLOAD_BYTES,
     artifactMaxBytes: e.ARTIFACT_MAX_BYTES,
     browserUids: uids === 'off' ? undefined : uids,
+    browserMaxMemory: memory === 'off' ? undefined : memory,
+    sessionMaxPages: e.SESSION_MAX_PAGES,
     cluster,
   });
 }

@@ -79,6 +79,12 @@ describe('authentication', () => {
       sessions: 0,
       renders: { inFlight: 0, queued: 0 },
       uptimeSec: 0,
+      // Each browser in a memory cgroup of its own (docs/render.md#memory-bounds).
+      memoryBound: {
+        enforced: true,
+        cgroup: expect.stringMatching(/^v[12]$/) as string,
+        bytes: expect.any(Number) as number,
+      },
     });
   });
 });

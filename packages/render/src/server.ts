@@ -1,12 +1,6 @@
 import Fastify, { LogController } from 'fastify';
 import swagger from '@fastify/swagger';
-import {
-  closeKeepAliveOnClose,
-  installErrorHandler,
-  redactUrl,
-  type HostPolicy,
-  type Logger,
-} from '@havn/shared';
+import { installErrorHandler, redactUrl, type HostPolicy, type Logger } from '@havn/shared';
 import type { ArtifactStore } from './artifacts/artifact-store.js';
 import type { Sweeper } from './artifacts/artifact-sweeper.js';
 import { isAuthorized, type AuthSettings } from './auth.js';
@@ -71,7 +65,6 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     schemaErrorFormatter: formatValidationErrors,
   }) as unknown as App;
   installErrorHandler(app);
-  closeKeepAliveOnClose(app);
 
   const auth: AuthSettings = { apiToken: config.apiToken, allowAnonymous: config.allowAnonymous };
   const policy: HostPolicy = {
@@ -154,7 +147,13 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   };
 
   const sessionCount = () => extensions.reduce((n, e) => n + (e.sessionCount?.() ?? 0), 0);
-  healthRoutes(app, { version, queue, sessionCount, cluster: deps.cluster });
+  healthRoutes(app, {
+    version,
+    queue,
+    sessionCount,
+    memoryBound: deps.runtime.memory.status,
+    cluster: deps.cluster,
+  });
   const { cluster } = deps;
   if (cluster) {
     cluster.reportLoad(() => ({

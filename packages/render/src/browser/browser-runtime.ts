@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chown } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { browserLaunchArgs } from './launch-args.js';
+import { BrowserMemory, type BrowserCgroup } from './memory-cgroup.js';
 
 // How the service starts its browsers (docs/render.md#browser-processes). When the service runs
 // as root, every browser, the warm one for renders and each session's, runs under a uid of its
@@ -52,28 +53,38 @@ export class BrowserRuntime {
   /** True when browsers run under uids of their own. */
   readonly switchesUser: boolean;
 
+  /** Each browser's memory cgroup, or why there is none (docs/render.md#memory-bounds). */
+  readonly memory: BrowserMemory;
+
   private constructor(
     private readonly chromiumPath: string,
     /** The uids browsers take turns with; empty when they run as the service's own user. */
     uids: readonly number[],
     /** Chromium's own sandbox is on. */
     readonly sandbox: boolean,
+    maxMemoryBytes: number | undefined,
   ) {
     this.free = [...uids];
     this.switchesUser = uids.length > 0;
+    this.memory = BrowserMemory.detect(maxMemoryBytes, { switchesUser: this.switchesUser });
   }
 
   /**
    * Decides once, at start: uids only when this process is root and a range is given; the
    * sandbox when a browser's user can make a user namespace and is not root.
    */
-  static detect(chromiumPath: string, range: UidRange | undefined): BrowserRuntime {
+  static detect(
+    chromiumPath: string,
+    range: UidRange | undefined,
+    /** BROWSER_MAX_MEMORY; undefined for `off`. */
+    maxMemoryBytes?: number,
+  ): BrowserRuntime {
     const root = process.getuid?.() === 0;
     const uids: number[] = [];
     if (root && range) for (let uid = range.first; uid <= range.last; uid++) uids.push(uid);
     const runsAsRoot = root && uids.length === 0;
     const sandbox = !runsAsRoot && userNamespacesWork(uids[0]);
-    return new BrowserRuntime(chromiumPath, uids, sandbox);
+    return new BrowserRuntime(chromiumPath, uids, sandbox, maxMemoryBytes);
   }
 
   #version: string | undefined;
@@ -121,7 +132,12 @@ export class BrowserRuntime {
    * by default, downloads included, lands there) and under `uid` when one was acquired. The
    * environment is built, not inherited: the service's own (its token among it) stays out.
    */
-  launch(proxyUrl: string, home: string, uid: number | undefined): BrowserLaunch {
+  launch(
+    proxyUrl: string,
+    home: string,
+    uid: number | undefined,
+    cgroup?: BrowserCgroup,
+  ): BrowserLaunch {
     const env: Record<string, string> = {
       PATH: process.env['PATH'] ?? '/usr/bin:/bin',
       HOME: home,
@@ -138,7 +154,12 @@ export class BrowserRuntime {
     return {
       executablePath: RUN_AS,
       args,
-      env: { ...env, HAVN_BROWSER_UID: String(uid), HAVN_BROWSER_EXE: this.chromiumPath },
+      env: {
+        ...env,
+        HAVN_BROWSER_UID: String(uid),
+        HAVN_BROWSER_EXE: this.chromiumPath,
+        ...(cgroup && { HAVN_BROWSER_CGROUP: cgroup.procsFile }),
+      },
       chromiumSandbox,
     };
   }

@@ -100,6 +100,8 @@ export interface Screencast {
   stop(): Promise<void>;
 }
 
+const CLOSE_EXTRA_PAGE_AFTER_MS = 250;
+
 export class SessionBrowser {
   private current: Page | undefined;
   private readonly targetIds = new WeakMap<Page, string>();
@@ -199,6 +201,36 @@ export class SessionBrowser {
     } finally {
       await cdp.detach().catch(() => undefined);
     }
+  }
+
+  /**
+   * Keeps at most `max` pages open across every context, a client's own and popups included
+   * (SESSION_MAX_PAGES): a page past it is closed as soon as the browser reports it, and
+   * `closed` hears its URL. Returns once the browser reports its targets.
+   */
+  async limitPages(max: number, closed: (url: string) => void): Promise<void> {
+    const browser = this.context.browser();
+    if (!browser) return;
+    const cdp = await browser.newBrowserCDPSession();
+    const open = new Set<string>();
+    type Info = { targetInfo: { targetId: string; type: string; url: string } };
+    cdp.on('Target.targetCreated', ({ targetInfo: t }: Info) => {
+      if (t.type !== 'page') return;
+      if (open.size < max) {
+        open.add(t.targetId);
+        return;
+      }
+      closed(t.url);
+      // Closed once its creation is through: a popup closed while its opener's window.open is
+      // still being answered can leave the opener waiting for good.
+      setTimeout(() => {
+        cdp.send('Target.closeTarget', { targetId: t.targetId }).catch(() => undefined);
+      }, CLOSE_EXTRA_PAGE_AFTER_MS);
+    });
+    cdp.on('Target.targetDestroyed', ({ targetId }: { targetId: string }) => {
+      open.delete(targetId);
+    });
+    await cdp.send('Target.setDiscoverTargets', { discover: true });
   }
 
   /** Open pages across every context, the client's own included (the descriptor's `pages`). */

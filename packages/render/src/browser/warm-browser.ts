@@ -37,6 +37,8 @@ export interface WarmBrowserOptions {
   log: Logger;
   /** How long creating a context may take before the browser counts as wedged. */
   wedgeTimeoutMs?: number;
+  /** Called when the browser went over BROWSER_MAX_MEMORY and was stopped (for /metrics). */
+  onOverMemory?: () => void;
 }
 
 interface Live {
@@ -74,9 +76,12 @@ export class WarmBrowser {
       cleanUp(runtime, undefined, home);
       throw err;
     });
+    // docs/render.md#memory-bounds: over its bound the browser ends whole, and the next render
+    // launches another; the renders it was running fail as with any crash.
+    const cgroup = runtime.memory.create();
     const browser = await chromium
       .launch({
-        ...runtime.launch(proxyUrl, home, uid),
+        ...runtime.launch(proxyUrl, home, uid, cgroup),
         headless: true,
         // We handle SIGTERM ourselves and close the browser in onClose.
         handleSIGINT: false,
@@ -84,14 +89,21 @@ export class WarmBrowser {
         handleSIGHUP: false,
       })
       .catch((err: unknown) => {
+        cgroup?.remove();
         cleanUp(runtime, uid, home);
         const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
         log.error({ err }, 'browser launch failed');
         throw new BrowserLaunchError(reason.replace(/^browserType\.launch: /, ''));
       });
     const live: Live = { browser, pid: await browserPid(browser), crashed: false };
+    const unwatch = cgroup?.watch(() => {
+      this.#options.onOverMemory?.();
+      log.warn({ pid: live.pid }, 'browser went over BROWSER_MAX_MEMORY and was stopped');
+    });
     browser.on('disconnected', () => {
       live.crashed = true;
+      unwatch?.();
+      cgroup?.remove();
       cleanUp(runtime, uid, home);
       if (!this.#closed) log.warn({ pid: live.pid }, 'browser disconnected; it will be relaunched');
       void this.#live?.then((current) => {

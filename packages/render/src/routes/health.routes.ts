@@ -1,7 +1,17 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { Cluster } from '../cluster/cluster.js';
 import type { App } from '../server-context.js';
 import type { RenderQueue } from '../services/render-queue.js';
+
+const MemoryBound = Type.Object(
+  {
+    enforced: Type.Boolean({ description: 'Each browser runs in a memory cgroup of its own.' }),
+    cgroup: Type.Optional(Type.Union([Type.Literal('v1'), Type.Literal('v2')])),
+    bytes: Type.Optional(Type.Integer({ description: 'BROWSER_MAX_MEMORY, per browser.' })),
+    reason: Type.Optional(Type.String({ description: 'Why browsers run unbounded.' })),
+  },
+  { description: 'The memory bound of browsers (docs/render.md#memory-bounds).' },
+);
 
 const Health = Type.Object({
   ok: Type.Boolean(),
@@ -12,6 +22,7 @@ const Health = Type.Object({
     queued: Type.Integer({ description: 'Renders waiting for a slot: the figure to alert on.' }),
   }),
   uptimeSec: Type.Integer(),
+  memoryBound: MemoryBound,
   cluster: Type.Optional(
     Type.Object(
       {
@@ -38,6 +49,7 @@ export function healthRoutes(
     version: string;
     queue: RenderQueue;
     sessionCount: () => number;
+    memoryBound: Static<typeof MemoryBound>;
     cluster?: Cluster | undefined;
   },
 ): void {
@@ -53,6 +65,7 @@ export function healthRoutes(
       sessions: opts.sessionCount(),
       renders: { inFlight: opts.queue.inFlight, queued: opts.queue.queued },
       uptimeSec: Math.floor((Date.now() - started) / 1000),
+      memoryBound: opts.memoryBound,
       ...(cluster && {
         cluster: {
           instances: (await cluster.live()).map((i) => ({

@@ -45,4 +45,10 @@ export class RenderMetrics {
     help: 'Destinations the guard proxy refused (private address space).',
     registers: [this.registry],
   });
+  readonly memoryKills = new Counter({
+    name: 'havn_browser_memory_kills_total',
+    help: 'Browsers stopped for going over BROWSER_MAX_MEMORY, the warm one of renders or a session.',
+    labelNames: ['browser'] as const,
+    registers: [this.registry],
+  });
 }

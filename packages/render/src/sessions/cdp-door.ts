@@ -41,7 +41,7 @@ export interface DoorSession {
   /** A client activated a target: the recorder and screenshots follow it. */
   activated(targetId: string): void;
   /** Registers an attached client; `disconnect` is called when the session ends. */
-  attach(client: { disconnect(): void }): () => void;
+  attach(client: { disconnect(why?: string): void }): () => void;
 }
 
 export interface CdpDoorDeps {

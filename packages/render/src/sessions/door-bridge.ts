@@ -123,8 +123,8 @@ export class DoorBridge {
       });
     }
     this.detach = session.attach({
-      disconnect: () => {
-        this.end(serverCloseFrame(CLOSE.goingAway, 'session closed'));
+      disconnect: (why) => {
+        this.end(serverCloseFrame(CLOSE.goingAway, why ?? 'session closed'));
       },
     });
   }

@@ -7,6 +7,8 @@ export interface SessionConfig {
   ttlMs: number;
   /** Upper clamp on `ttlMs` at creation and touch (SESSION_MAX_TTL_MS). */
   maxTtlMs: number;
+  /** SESSION_MAX_PAGES: pages one session may have open at once, across its contexts. */
+  maxPages: number;
   /** ffmpeg binary for stitching recordings; `ffmpeg` on PATH by default. */
   ffmpegPath: string;
   /** Viewport, scale and capture bounds, for profiles and for what clients send the browser. */

@@ -12,6 +12,7 @@ import {
 import { NoOpenPageError, SessionBrowser, SessionInputError } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, ArtifactStore } from '../artifacts/artifact-store.js';
 import type { BrowserRuntime } from '../browser/browser-runtime.js';
+import type { BrowserCgroup } from '../browser/memory-cgroup.js';
 import { profileUserAgent } from '../browser/profile-context.js';
 import type { GuardProxy, ProxyChannel } from '../netguard/guard-proxy.js';
 import { judgeHops } from '../netguard/navigation-hops.js';
@@ -57,6 +58,8 @@ export interface SessionManagerDeps {
   now?: () => number;
   /** Parent of each session's own temp dir; default the OS temp dir. */
   tmpDir?: string;
+  /** Called when a session's browser went over BROWSER_MAX_MEMORY and was stopped (/metrics). */
+  onOverMemory?: () => void;
 }
 
 /** The create and screenshot bodies: the types come from the route schemas. */
@@ -64,7 +67,8 @@ export type CreateSessionInput = CreateSessionBody;
 export type ScreenshotInput = ScreenshotBody;
 
 /** How a session ended, for its log line (docs/sessions.md#recording). */
-export type CloseReason = 'deleted' | 'lease expired' | 'browser exited' | 'service shutdown';
+export type CloseReason =
+  'deleted' | 'lease expired' | 'browser exited' | 'over its memory bound' | 'service shutdown';
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
@@ -126,8 +130,12 @@ export class SessionManager {
     let uid: number | undefined;
     let browser: SessionBrowser | undefined;
     let recorder: Recorder | undefined;
+    let cgroup: BrowserCgroup | undefined;
+    let unwatch: (() => void) | undefined;
     const cleanup = async (): Promise<void> => {
+      unwatch?.();
       await channel?.close();
+      cgroup?.remove();
       this.deps.runtime.release(uid);
     };
     try {
@@ -135,10 +143,12 @@ export class SessionManager {
       // Its home and downloads are the browser's own: the only places it may write. The folder
       // above them, and `work/` (frames, the video, kept downloads), are the service's.
       uid = await this.deps.runtime.acquire([home, downloadDir]);
+      // docs/render.md#memory-bounds: the browser's own memory cgroup, when the host has one.
+      cgroup = this.deps.runtime.memory.create();
       channel = await this.deps.proxy.openChannel({ keepRefusals: true });
       const insecureTls = this.deps.allowInsecureTls && input.insecureTls === true;
       browser = await SessionBrowser.launch({
-        ...this.deps.runtime.launch(channel.url, home, uid),
+        ...this.deps.runtime.launch(channel.url, home, uid, cgroup),
         userDataDir: join(dir, 'profile'),
         ...profile,
         userAgent: profileUserAgent(this.deps.runtime.version, profile),
@@ -199,7 +209,25 @@ export class SessionManager {
         },
       });
       session.downloads.watch();
+      await launched.limitPages(this.deps.config.maxPages, (url) => {
+        const message = `a page (${url || 'about:blank'}) was closed: SESSION_MAX_PAGES (${String(this.deps.config.maxPages)}) pages are open`;
+        session.record(message);
+        this.deps.log.warn({ session: session.id }, message);
+      });
       this.sessions.set(session.id, session);
+      unwatch = cgroup?.watch(() => {
+        const bound = this.deps.runtime.memory.status;
+        const message = `the browser went over BROWSER_MAX_MEMORY (${bound.enforced ? String(bound.bytes) : '?'} bytes) and was stopped; the session is closed`;
+        session.record(message);
+        this.deps.log.warn({ session: session.id }, message);
+        this.deps.onOverMemory?.();
+        // A close frame's reason holds 123 bytes: the short form for attached clients.
+        this.closeInBackground(
+          session,
+          'over its memory bound',
+          'the browser went over BROWSER_MAX_MEMORY; session closed',
+        );
+      });
       launched.onExit(() => {
         this.closeInBackground(session, 'browser exited');
       });
@@ -260,8 +288,13 @@ export class SessionManager {
    * DELETE: recorder stopped, mp4 stitched, browser closed; every artifact returned. The same path
    * for every way a session ends, named in its log line (docs/sessions.md#recording).
    */
-  close(session: Session, how: CloseReason = 'deleted'): Promise<ArtifactDescriptor[]> {
-    session.closing ??= this.finish(session, how);
+  close(
+    session: Session,
+    how: CloseReason = 'deleted',
+    /** What attached clients are told as they are disconnected. */
+    why?: string,
+  ): Promise<ArtifactDescriptor[]> {
+    session.closing ??= this.finish(session, how, why);
     return session.closing;
   }
 
@@ -274,8 +307,8 @@ export class SessionManager {
   }
 
   /** Closes a session nobody waits on (reaper, dead browser); a failure is logged, not thrown. */
-  private closeInBackground(session: Session, how: CloseReason): void {
-    this.close(session, how).catch((err: unknown) => {
+  private closeInBackground(session: Session, how: CloseReason, why?: string): void {
+    this.close(session, how, why).catch((err: unknown) => {
       this.deps.log.error({ session: session.id, err }, 'closing the session failed');
     });
   }
@@ -288,10 +321,14 @@ export class SessionManager {
     }
   }
 
-  private async finish(session: Session, how: CloseReason): Promise<ArtifactDescriptor[]> {
+  private async finish(
+    session: Session,
+    how: CloseReason,
+    why?: string,
+  ): Promise<ArtifactDescriptor[]> {
     this.sessions.delete(session.id);
     this.closingSessions.add(session);
-    session.disconnectAll();
+    session.disconnectAll(why);
     session.downloads?.close();
     try {
       // Recorder stopped, then the mp4 stitched, then the browser closed.

@@ -74,7 +74,7 @@ export class Session implements DoorSession {
   closing: Promise<ArtifactDescriptor[]> | undefined;
   private readonly token: string;
   private readonly viewToken: string;
-  private readonly clients = new Set<{ disconnect(): void }>();
+  private readonly clients = new Set<{ disconnect(why?: string): void }>();
   private readonly isServiceToken: (token: string | undefined) => boolean;
   private readonly now: () => number;
 
@@ -157,7 +157,7 @@ export class Session implements DoorSession {
     this.browser.activated(targetId);
   }
 
-  attach(client: { disconnect(): void }): () => void {
+  attach(client: { disconnect(why?: string): void }): () => void {
     if (this.closing) {
       client.disconnect();
       return () => undefined;
@@ -166,9 +166,9 @@ export class Session implements DoorSession {
     return () => this.clients.delete(client);
   }
 
-  /** Disconnects every attached client (their token is dead from here on). */
-  disconnectAll(): void {
-    for (const client of this.clients) client.disconnect();
+  /** Disconnects every attached client (their token is dead from here on), telling them `why`. */
+  disconnectAll(why?: string): void {
+    for (const client of this.clients) client.disconnect(why);
     this.clients.clear();
   }
 

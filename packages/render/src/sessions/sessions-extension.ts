@@ -34,6 +34,7 @@ export function sessionsExtension(
         downloadMaxBytes: config.downloadMaxBytes,
         maxDownloads: config.sessionMaxDownloads,
         maxDownloadBytes: config.sessionMaxDownloadBytes,
+        maxPages: config.sessionMaxPages,
       };
       manager = new SessionManager({
         config: sessionConfig,
@@ -47,6 +48,9 @@ export function sessionsExtension(
         allowInsecureTls: config.allowInsecureTls,
         serviceToken: ctx.auth.allowAnonymous ? undefined : ctx.auth.apiToken,
         navigationTimeoutMs: config.renderTimeoutMs,
+        onOverMemory: () => {
+          ctx.metrics.memoryKills.inc({ browser: 'session' });
+        },
         ...overrides,
       });
       if (ctx.cluster) {

@@ -61,6 +61,9 @@ export interface SessionTestApp {
   baseUrl: string;
   manager: SessionManager;
   store: FsArtifactStore;
+  runtime: BrowserRuntime;
+  /** How many session browsers went over their memory bound so far. */
+  overMemory(): number;
   /** The bytes of a stored artifact. */
   bytes(id: string): Promise<Buffer>;
   /** Hosts the guard proxy refused so far. */
@@ -94,6 +97,9 @@ export async function startSessionTestApp(
     verdictTimeoutMs?: number;
     /** The Host and Origins the service trusts; loopback only by default. */
     publicHosts?: PublicHosts;
+    maxPages?: number;
+    /** BROWSER_MAX_MEMORY in bytes; unbounded by default. */
+    maxMemoryBytes?: number;
   } = {},
 ): Promise<SessionTestApp> {
   const fixture = await startFixtureServer();
@@ -107,6 +113,12 @@ export async function startSessionTestApp(
   const dir = await mkdtemp(join(tmpdir(), 'havn-sessions-test-'));
   const store = new FsArtifactStore({ dir, ttlMs: 3_600_000 });
   await store.init();
+  const runtime = BrowserRuntime.detect(
+    options.chromiumPath ?? BROWSERS[0],
+    { first: 64000, last: 64099 },
+    options.maxMemoryBytes,
+  );
+  let overMemory = 0;
   const manager = new SessionManager({
     config: {
       maxSessions: options.maxSessions ?? 4,
@@ -119,14 +131,15 @@ export async function startSessionTestApp(
       downloadMaxBytes: options.downloadMaxBytes ?? 100 * 1024 * 1024,
       maxDownloads: options.maxDownloads ?? 25,
       maxDownloadBytes: options.maxDownloadBytes ?? 500 * 1024 * 1024,
+      maxPages: options.maxPages ?? 20,
       ...(options.verdictTimeoutMs !== undefined && { verdictTimeoutMs: options.verdictTimeoutMs }),
     },
     proxy,
     // As the service runs them: a uid of their own when the tests run as root, sandboxed.
-    runtime: BrowserRuntime.detect(options.chromiumPath ?? BROWSERS[0], {
-      first: 64000,
-      last: 64099,
-    }),
+    runtime,
+    onOverMemory: () => {
+      overMemory++;
+    },
     artifacts: store,
     log,
     resolveProfile: testResolveProfile,
@@ -161,6 +174,8 @@ export async function startSessionTestApp(
     },
     manager,
     store,
+    runtime,
+    overMemory: () => overMemory,
     bytes: async (id) => {
       const found = await store.get(id);
       if (!found) throw new Error(`no artifact ${id}`);
@@ -172,6 +187,7 @@ export async function startSessionTestApp(
     auth,
     close: async () => {
       await app.close();
+      runtime.memory.close();
       await proxy.close();
       await fixture.close();
       await rm(dir, { recursive: true, force: true });

@@ -1,0 +1,247 @@
+import { randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+
+// A memory bound per browser (docs/render.md#memory-bounds): each browser, the warm one for
+// renders and each session's, runs in a memory cgroup of its own, which the launcher joins
+// before it becomes Chromium (packages/render/launcher/run-browser-as.sh). cgroup v2's
+// `memory.max` where the host has the memory controller there; else v1's
+// `memory.limit_in_bytes` (hosts with hybrid cgroups keep the memory controller on v1). The
+// kernel stops a browser at its bound by killing one of its processes; the service watches the
+// cgroup's OOM kill count and then ends the whole browser, so it dies alone and at once.
+// RLIMIT_AS is no substitute: V8 reserves far more address space than it uses. Where no cgroup
+// can be made (not root, a container without a writable cgroup), the service says so at start
+// and in /healthz, and browsers run unbounded.
+
+/** What the service could arrange, for the start-up log and /healthz. */
+export type MemoryBoundStatus =
+  | { readonly enforced: true; readonly cgroup: 'v1' | 'v2'; readonly bytes: number }
+  | { readonly enforced: false; readonly reason: string };
+
+interface Hierarchy {
+  readonly version: 'v1' | 'v2';
+  /** The service's own cgroup in the memory hierarchy. */
+  readonly own: string;
+}
+
+/** Where this process's memory cgroup is, from /proc/self/cgroup and the mounts under /sys/fs/cgroup. */
+function findHierarchy(root: string): Hierarchy | string {
+  let lines: string[];
+  try {
+    lines = readFileSync('/proc/self/cgroup', 'utf8').trim().split('\n');
+  } catch {
+    return 'no /proc/self/cgroup';
+  }
+  for (const line of lines) {
+    const [, controllers, path] = /^\d+:([^:]*):(.*)$/.exec(line) ?? [];
+    if (path === undefined) continue;
+    if (controllers?.split(',').includes('memory') && existsSync(join(root, 'memory'))) {
+      return { version: 'v1', own: join(root, 'memory', path) };
+    }
+  }
+  const unified = lines.find((line) => line.startsWith('0::'))?.slice(3);
+  if (unified !== undefined) {
+    // Pure v2 mounts at the root; hybrid hosts mount it at `unified/`.
+    for (const mount of [root, join(root, 'unified')]) {
+      const controllers = join(mount, 'cgroup.controllers');
+      if (
+        existsSync(controllers) &&
+        readFileSync(controllers, 'utf8').split(/\s+/).includes('memory')
+      ) {
+        return { version: 'v2', own: join(mount, unified) };
+      }
+    }
+  }
+  return 'the host has no memory controller this process can reach';
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes what a service that died without closing left under `own` (empty cgroups only). */
+function sweepStale(own: string): void {
+  for (const name of readdirSync(own)) {
+    const pid = /^havn-render-(\d+)-[0-9a-f]+$/.exec(name)?.[1];
+    if (pid === undefined || alive(Number(pid))) continue;
+    const dir = join(own, name);
+    try {
+      for (const child of readdirSync(dir, { withFileTypes: true })) {
+        if (child.isDirectory()) rmdirSync(join(dir, child.name));
+      }
+      rmdirSync(dir);
+    } catch {
+      // A process still in it: left for a later start.
+    }
+  }
+}
+
+/** One browser's cgroup. */
+export class BrowserCgroup {
+  private readonly eventsFile: string;
+
+  constructor(
+    readonly path: string,
+    private readonly version: 'v1' | 'v2',
+  ) {
+    this.eventsFile = join(path, version === 'v2' ? 'memory.events' : 'memory.oom_control');
+  }
+
+  /** The file a process writes its pid to, to join (the launcher does, before exec). */
+  get procsFile(): string {
+    return join(this.path, 'cgroup.procs');
+  }
+
+  /** How many times the kernel killed a process here for want of memory. */
+  oomKills(): number {
+    try {
+      const text = readFileSync(this.eventsFile, 'utf8');
+      return Number(/^oom_kill (\d+)$/m.exec(text)?.[1] ?? 0);
+    } catch {
+      return 0;
+    }
+  }
+
+  /**
+   * Calls `overBound` once, after ending the whole browser, when the kernel first kills one of
+   * its processes for memory; polled, since neither version's notification reaches Node simply.
+   * Returns the function that stops watching.
+   */
+  watch(overBound: () => void, everyMs = 250): () => void {
+    const before = this.oomKills();
+    const timer = setInterval(() => {
+      if (this.oomKills() === before) return;
+      clearInterval(timer);
+      this.killAll();
+      overBound();
+    }, everyMs);
+    timer.unref();
+    return () => {
+      clearInterval(timer);
+    };
+  }
+
+  /** Kills every process in the cgroup: the browser ends whole, not with a page missing. */
+  killAll(): void {
+    if (this.version === 'v2' && existsSync(join(this.path, 'cgroup.kill'))) {
+      writeFileSync(join(this.path, 'cgroup.kill'), '1');
+      return;
+    }
+    for (const pid of readFileSync(this.procsFile, 'utf8').split('\n').filter(Boolean)) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+
+  /** Removes the cgroup once its processes are gone; a cgroup still busy is left for later. */
+  remove(): void {
+    try {
+      rmdirSync(this.path);
+    } catch {
+      // EBUSY while a process lingers: the next start's sweep of the parent removes it.
+    }
+  }
+}
+
+export class BrowserMemory {
+  private next = 0;
+
+  private constructor(
+    readonly status: MemoryBoundStatus,
+    /** The service's folder of browser cgroups, when enforced. */
+    private readonly parent: string | undefined,
+    private readonly version: 'v1' | 'v2' | undefined,
+  ) {}
+
+  /**
+   * Decides once, at start: a cgroup folder of the service's own under its memory cgroup, or why
+   * there is none. `bytes` undefined means BROWSER_MAX_MEMORY=off.
+   */
+  static detect(
+    bytes: number | undefined,
+    options: { switchesUser: boolean; root?: string },
+  ): BrowserMemory {
+    const off = (reason: string) =>
+      new BrowserMemory({ enforced: false, reason }, undefined, undefined);
+    if (bytes === undefined) return off('BROWSER_MAX_MEMORY=off');
+    // Only the launcher that switches uid (run as root) joins the cgroup before exec.
+    if (!options.switchesUser)
+      return off('browsers run as the service user (not root, or BROWSER_UIDS=off)');
+    const found = findHierarchy(options.root ?? '/sys/fs/cgroup');
+    if (typeof found === 'string') return off(found);
+    // The pid, so that a later start can tell a dead service's folder; and a suffix, since one
+    // process may hold several services (tests do).
+    const parent = join(
+      found.own,
+      `havn-render-${String(process.pid)}-${randomBytes(4).toString('hex')}`,
+    );
+    try {
+      sweepStale(found.own);
+      mkdirSync(parent);
+      if (found.version === 'v2') {
+        // Children of `parent` get the memory controller; `own` must hand it down first.
+        writeFileSync(join(found.own, 'cgroup.subtree_control'), '+memory');
+        writeFileSync(join(parent, 'cgroup.subtree_control'), '+memory');
+      }
+    } catch (err) {
+      try {
+        rmdirSync(parent);
+      } catch {
+        // Never made.
+      }
+      return off(`cannot make a memory cgroup under ${found.own}: ${(err as Error).message}`);
+    }
+    return new BrowserMemory(
+      { enforced: true, cgroup: found.version, bytes },
+      parent,
+      found.version,
+    );
+  }
+
+  /** A fresh cgroup bounded to BROWSER_MAX_MEMORY, or undefined when bounds are not enforced. */
+  create(): BrowserCgroup | undefined {
+    if (!this.status.enforced || this.parent === undefined || this.version === undefined) {
+      return undefined;
+    }
+    const path = join(this.parent, `browser-${String(++this.next)}`);
+    mkdirSync(path);
+    const bytes = String(this.status.bytes);
+    if (this.version === 'v2') {
+      writeFileSync(join(path, 'memory.max'), bytes);
+      // Without swap accounting the file is absent; with it, swap may not stretch the bound.
+      const swap = join(path, 'memory.swap.max');
+      if (existsSync(swap)) writeFileSync(swap, '0');
+    } else {
+      writeFileSync(join(path, 'memory.limit_in_bytes'), bytes);
+      // With swap accounting, swap counts against the bound too (the file is absent without it).
+      const memsw = join(path, 'memory.memsw.limit_in_bytes');
+      if (existsSync(memsw)) writeFileSync(memsw, bytes);
+    }
+    return new BrowserCgroup(path, this.version);
+  }
+
+  /** Removes the service's folder at close (browser cgroups are removed as their browsers end). */
+  close(): void {
+    if (this.parent === undefined) return;
+    try {
+      rmdirSync(this.parent);
+    } catch {
+      // A browser cgroup still busy.
+    }
+  }
+}
