@@ -79,12 +79,17 @@ describe('compose up', () => {
     }
   });
 
-  test('render starts in Chromium sandbox, and neither service logs a warning or an error', async () => {
+  test("render starts in Chromium sandbox, and neither service logs a warning or an error but render's memory-bound notice", async () => {
     const renderLog = await logLines(render);
     expect(renderLog.map((l) => l.msg)).toContain(
       "browsers run in Chromium's sandbox (user namespaces)",
     );
-    for (const line of [...renderLog, ...(await logLines(forms))]) {
+    // The one warning allowed: render, not root in its image, cannot put each browser in a memory
+    // cgroup of its own and says so; the container's own limit bounds them as a whole
+    // (docs/render.md#memory-bounds).
+    const unbounded = (l: { msg?: string }) =>
+      l.msg?.startsWith('browsers run without a memory bound: browsers run as the service user');
+    for (const line of [...renderLog.filter((l) => !unbounded(l)), ...(await logLines(forms))]) {
       expect(line.level ?? 30, JSON.stringify(line)).toBeLessThan(40);
     }
   });
