@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { HttpError, installErrorHandler, type Logger } from '@havn/shared';
+import { closeKeepAliveOnClose, HttpError, installErrorHandler, type Logger } from '@havn/shared';
 import { storeUnavailable } from './store/store-unavailable.js';
 import type { FormsConfig } from './config.js';
 import { createIdGenerator } from './ids.js';
@@ -98,6 +98,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     schemaErrorFormatter: schemaErrorMessage,
   }).withTypeProvider<TypeBoxTypeProvider>();
   installErrorHandler(app as unknown as FastifyInstance, { unavailable: storeUnavailable });
+  closeKeepAliveOnClose(app as unknown as FastifyInstance);
 
   app.decorateRequest('rawBody', null);
   app.decorateRequest('principal', null);

@@ -82,7 +82,7 @@ export async function composeServer(options: {
     version: options.version ?? '0.0.0',
     cluster,
     closeLast: async () => {
-      runtime.memory.close();
+      await runtime.memory.close();
       artifacts.close();
       await pool?.end();
     },

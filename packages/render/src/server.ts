@@ -1,6 +1,12 @@
 import Fastify, { LogController } from 'fastify';
 import swagger from '@fastify/swagger';
-import { installErrorHandler, redactUrl, type HostPolicy, type Logger } from '@havn/shared';
+import {
+  closeKeepAliveOnClose,
+  installErrorHandler,
+  redactUrl,
+  type HostPolicy,
+  type Logger,
+} from '@havn/shared';
 import type { ArtifactStore } from './artifacts/artifact-store.js';
 import type { Sweeper } from './artifacts/artifact-sweeper.js';
 import { isAuthorized, type AuthSettings } from './auth.js';
@@ -65,6 +71,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     schemaErrorFormatter: formatValidationErrors,
   }) as unknown as App;
   installErrorHandler(app);
+  closeKeepAliveOnClose(app);
 
   const auth: AuthSettings = { apiToken: config.apiToken, allowAnonymous: config.allowAnonymous };
   const policy: HostPolicy = {

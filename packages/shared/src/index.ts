@@ -35,7 +35,7 @@ export {
   type HostVerdict,
   type Resolver,
 } from './host-guard.js';
-export { closeOnSignals } from './lifecycle.js';
+export { closeKeepAliveOnClose, closeOnSignals } from './lifecycle.js';
 export { isRecord } from './is-record.js';
 export { configOrExit, checkPortOrExit, listenOrExit } from './startup.js';
 export { parseS3Url, type S3Location, type S3Settings } from './s3-location.js';

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { axeViolations } from '../test-support/axe.js';
 import { launchBrowser } from '../test-support/browser.js';
 import { ensureBuilt } from '../test-support/build.js';
 import { embedPage, type Site, startSite } from '../test-support/site.js';
@@ -335,6 +336,49 @@ data-target="#slot"></script><p>Between</p><section id="slot"></section></main>
         () => (window as unknown as { progress: number[] }).progress,
       );
       expect(progress.at(-1)).toBe(1);
+      await page.close();
+    } finally {
+      await stack.putContactForm([site.origin]);
+    }
+  });
+
+  it('a file question works from the keyboard, names its error, and is axe clean', async () => {
+    await stack.putContactForm([site.origin], {
+      intro: { title: 'Contact us' },
+      questions: [
+        { logicalName: 'name', type: 'text', label: 'Your name', required: true },
+        { logicalName: 'cv', type: 'file', label: 'CV', accept: ['.pdf'], required: true },
+      ],
+    });
+    try {
+      const page = await openEmbed('/files-keyboard');
+      const cv = page.getByLabel('CV');
+      const cvId = await cv.getAttribute('id');
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('textbox', { name: 'Your name' }).fill('Ada');
+      await page.keyboard.press('Tab');
+      expect(await focusedId(page)).toBe(cvId);
+      // Tab on to Send and press it with no file: the picker is focused, invalid, and its error
+      // is read with it.
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.getByText('This field is required.').waitFor();
+      expect(await focusedId(page)).toBe(cvId);
+      expect(await cv.getAttribute('aria-invalid')).toBe('true');
+      const describedBy = (await cv.getAttribute('aria-describedby')) ?? '';
+      // Playwright's CSS reaches into the form's open shadow root.
+      const described = await Promise.all(
+        describedBy.split(' ').map((id) => page.locator(`#${id}`).textContent()),
+      );
+      expect(described).toContain('This field is required.');
+      expect(await axeViolations(page)).toEqual([]);
+      await cv.setInputFiles({
+        name: 'cv.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from('%PDF-1.4\n%%EOF\n'),
+      });
+      await page.getByRole('button', { name: 'Send' }).press('Enter');
+      await page.getByText('Thank you, your answers have been sent.').waitFor();
       await page.close();
     } finally {
       await stack.putContactForm([site.origin]);

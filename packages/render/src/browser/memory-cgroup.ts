@@ -88,13 +88,29 @@ function sweepStale(own: string): void {
   }
 }
 
+/** Watches one browser's cgroup for the kernel's OOM kills (BrowserCgroup.watch). */
+export interface MemoryWatch {
+  /**
+   * True once the kernel has killed a process of the browser for want of memory; read from the
+   * cgroup now, not at the last poll, so that a caller about to hand the browser work (the next
+   * render, a session's exit) never takes a dying browser for a live one. The first time it is
+   * true the whole browser is stopped and `overBound` called, whichever noticed first.
+   */
+  tripped(): boolean;
+  /** Stops polling (the browser ended). */
+  stop(): void;
+}
+
 /** One browser's cgroup. */
 export class BrowserCgroup {
   private readonly eventsFile: string;
 
+  #removing: Promise<void> | undefined;
+
   constructor(
     readonly path: string,
     private readonly version: 'v1' | 'v2',
+    private readonly removed: () => void = () => undefined,
   ) {
     this.eventsFile = join(path, version === 'v2' ? 'memory.events' : 'memory.oom_control');
   }
@@ -104,7 +120,11 @@ export class BrowserCgroup {
     return join(this.path, 'cgroup.procs');
   }
 
-  /** How many times the kernel killed a process here for want of memory. */
+  /**
+   * How many times the kernel killed a process here for want of memory. The cgroup is made for
+   * one browser, so any kill at all is that browser's. The kernel counts a kill when it picks its
+   * victim, before the victim dies: by the time the browser reports a crashed page, it shows.
+   */
   oomKills(): number {
     try {
       const text = readFileSync(this.eventsFile, 'utf8');
@@ -116,50 +136,88 @@ export class BrowserCgroup {
 
   /**
    * Calls `overBound` once, after ending the whole browser, when the kernel first kills one of
-   * its processes for memory; polled, since neither version's notification reaches Node simply.
-   * Returns the function that stops watching.
+   * its processes for memory. Polled, since neither version's notification reaches Node simply;
+   * and `tripped()` reads the count on demand between polls.
    */
-  watch(overBound: () => void, everyMs = 250): () => void {
-    const before = this.oomKills();
-    const timer = setInterval(() => {
-      if (this.oomKills() === before) return;
+  watch(overBound: () => void, everyMs = 250): MemoryWatch {
+    let tripped = false;
+    const check = (): boolean => {
+      if (tripped || this.oomKills() === 0) return tripped;
+      tripped = true;
       clearInterval(timer);
       this.killAll();
       overBound();
-    }, everyMs);
-    timer.unref();
-    return () => {
-      clearInterval(timer);
+      return true;
     };
+    const timer = setInterval(check, everyMs);
+    timer.unref();
+    return {
+      tripped: check,
+      stop: () => {
+        clearInterval(timer);
+      },
+    };
+  }
+
+  /** The pids in the cgroup; none once it is gone. */
+  private pids(): number[] {
+    try {
+      return readFileSync(this.procsFile, 'utf8').split('\n').filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
   }
 
   /** Kills every process in the cgroup: the browser ends whole, not with a page missing. */
   killAll(): void {
     if (this.version === 'v2' && existsSync(join(this.path, 'cgroup.kill'))) {
-      writeFileSync(join(this.path, 'cgroup.kill'), '1');
-      return;
-    }
-    for (const pid of readFileSync(this.procsFile, 'utf8').split('\n').filter(Boolean)) {
       try {
-        process.kill(Number(pid), 'SIGKILL');
+        writeFileSync(join(this.path, 'cgroup.kill'), '1');
+        return;
+      } catch {
+        // Removed meanwhile, or the kernel refused: one by one, below.
+      }
+    }
+    for (const pid of this.pids()) {
+      try {
+        process.kill(pid, 'SIGKILL');
       } catch {
         // Gone already.
       }
     }
   }
 
-  /** Removes the cgroup once its processes are gone; a cgroup still busy is left for later. */
-  remove(): void {
-    try {
-      rmdirSync(this.path);
-    } catch {
-      // EBUSY while a process lingers: the next start's sweep of the parent removes it.
+  /**
+   * Removes the cgroup once the browser has ended: its last processes may outlive the browser's
+   * pipe by a moment (a renderer the kernel is still tearing down), and a cgroup with a process
+   * cannot be removed, so any left are killed and waited for, up to `withinMs`. A cgroup still
+   * busy after that is left for the next start's sweep.
+   */
+  remove(withinMs = 5000): Promise<void> {
+    this.#removing ??= this.#remove(withinMs).finally(this.removed);
+    return this.#removing;
+  }
+
+  async #remove(withinMs: number): Promise<void> {
+    const deadline = Date.now() + withinMs;
+    for (;;) {
+      try {
+        rmdirSync(this.path);
+        return;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code !== 'EBUSY' || Date.now() > deadline) return;
+      }
+      this.killAll();
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 }
 
 export class BrowserMemory {
   private next = 0;
+  /** Browser cgroups not yet removed, so that close() can wait for them. */
+  private readonly live = new Set<BrowserCgroup>();
 
   private constructor(
     readonly status: MemoryBoundStatus,
@@ -232,16 +290,19 @@ export class BrowserMemory {
       const memsw = join(path, 'memory.memsw.limit_in_bytes');
       if (existsSync(memsw)) writeFileSync(memsw, bytes);
     }
-    return new BrowserCgroup(path, this.version);
+    const cgroup = new BrowserCgroup(path, this.version, () => this.live.delete(cgroup));
+    this.live.add(cgroup);
+    return cgroup;
   }
 
-  /** Removes the service's folder at close (browser cgroups are removed as their browsers end). */
-  close(): void {
+  /** Removes the service's folder at close, once every browser's cgroup is removed. */
+  async close(): Promise<void> {
     if (this.parent === undefined) return;
+    await Promise.all([...this.live].map((cgroup) => cgroup.remove()));
     try {
       rmdirSync(this.parent);
     } catch {
-      // A browser cgroup still busy.
+      // A browser cgroup still busy: the next start's sweep removes it.
     }
   }
 }

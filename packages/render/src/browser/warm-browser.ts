@@ -45,6 +45,8 @@ interface Live {
   browser: Browser;
   pid: number | undefined;
   crashed: boolean;
+  /** True once the browser went over BROWSER_MAX_MEMORY (and was stopped), read at call time. */
+  overMemory: () => boolean;
 }
 
 /** Gives a browser's uid back and removes its HOME once it is gone. */
@@ -89,21 +91,31 @@ export class WarmBrowser {
         handleSIGHUP: false,
       })
       .catch((err: unknown) => {
-        cgroup?.remove();
+        void cgroup?.remove();
         cleanUp(runtime, uid, home);
         const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
         log.error({ err }, 'browser launch failed');
         throw new BrowserLaunchError(reason.replace(/^browserType\.launch: /, ''));
       });
-    const live: Live = { browser, pid: await browserPid(browser), crashed: false };
-    const unwatch = cgroup?.watch(() => {
+    const live: Live = {
+      browser,
+      pid: await browserPid(browser),
+      crashed: false,
+      overMemory: () => false,
+    };
+    // The kernel kills one process (a page's, mostly) and the browser reports a crashed page at
+    // once; the rest of the browser is stopped here. The next render must not reach it in
+    // between: #current asks overMemory() before handing the browser out.
+    const memory = cgroup?.watch(() => {
+      this.#kill(live);
       this.#options.onOverMemory?.();
       log.warn({ pid: live.pid }, 'browser went over BROWSER_MAX_MEMORY and was stopped');
     });
+    if (memory) live.overMemory = () => memory.tripped();
     browser.on('disconnected', () => {
       live.crashed = true;
-      unwatch?.();
-      cgroup?.remove();
+      memory?.stop();
+      void cgroup?.remove();
       cleanUp(runtime, uid, home);
       if (!this.#closed) log.warn({ pid: live.pid }, 'browser disconnected; it will be relaunched');
       void this.#live?.then((current) => {
@@ -122,7 +134,7 @@ export class WarmBrowser {
         throw err;
       }));
       const live = await pending;
-      if (!live.crashed && live.browser.isConnected()) return live;
+      if (!live.crashed && !live.overMemory() && live.browser.isConnected()) return live;
       if (this.#live === pending) this.#live = undefined;
     }
   }
@@ -163,7 +175,7 @@ export class WarmBrowser {
       const context = await Promise.race([live.browser.newContext(options), wedged]);
       return {
         context,
-        crashed: () => live.crashed || !live.browser.isConnected(),
+        crashed: () => live.crashed || live.overMemory() || !live.browser.isConnected(),
         close: () => this.#closeContext(live, context),
       };
     } catch (err) {

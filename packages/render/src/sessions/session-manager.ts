@@ -12,7 +12,7 @@ import {
 import { NoOpenPageError, SessionBrowser, SessionInputError } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, ArtifactStore } from '../artifacts/artifact-store.js';
 import type { BrowserRuntime } from '../browser/browser-runtime.js';
-import type { BrowserCgroup } from '../browser/memory-cgroup.js';
+import type { BrowserCgroup, MemoryWatch } from '../browser/memory-cgroup.js';
 import { profileUserAgent } from '../browser/profile-context.js';
 import type { GuardProxy, ProxyChannel } from '../netguard/guard-proxy.js';
 import { judgeHops } from '../netguard/navigation-hops.js';
@@ -131,11 +131,11 @@ export class SessionManager {
     let browser: SessionBrowser | undefined;
     let recorder: Recorder | undefined;
     let cgroup: BrowserCgroup | undefined;
-    let unwatch: (() => void) | undefined;
+    let memory: MemoryWatch | undefined;
     const cleanup = async (): Promise<void> => {
-      unwatch?.();
+      memory?.stop();
       await channel?.close();
-      cgroup?.remove();
+      await cgroup?.remove();
       this.deps.runtime.release(uid);
     };
     try {
@@ -215,7 +215,7 @@ export class SessionManager {
         this.deps.log.warn({ session: session.id }, message);
       });
       this.sessions.set(session.id, session);
-      unwatch = cgroup?.watch(() => {
+      memory = cgroup?.watch(() => {
         const bound = this.deps.runtime.memory.status;
         const message = `the browser went over BROWSER_MAX_MEMORY (${bound.enforced ? String(bound.bytes) : '?'} bytes) and was stopped; the session is closed`;
         session.record(message);
@@ -229,7 +229,8 @@ export class SessionManager {
         );
       });
       launched.onExit(() => {
-        this.closeInBackground(session, 'browser exited');
+        // A browser that ended over its bound closes as that, whichever was noticed first.
+        if (!memory?.tripped()) this.closeInBackground(session, 'browser exited');
       });
       this.deps.log.info({ session: session.id, profile: profile.name }, 'session opened');
       return { session, token };

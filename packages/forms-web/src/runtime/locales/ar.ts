@@ -40,4 +40,7 @@ registerLocale('ar', {
   dateMax: 'اختر تاريخًا في {date} أو قبله.',
   minSelected: 'اختر {n} خيارات على الأقل.',
   maxSelected: 'اختر {n} خيارات على الأكثر.',
+  maxFiles: 'اختر {n} ملفات على الأكثر.',
+  fileTooLarge: 'حجم {name} أكبر من {size}.',
+  uploading: 'جارٍ الإرسال… {n}٪',
 });

@@ -48,4 +48,8 @@ registerLocale('de', {
   minSelected_one: 'Wählen Sie mindestens {n} Option.',
   maxSelected: 'Wählen Sie höchstens {n} Optionen.',
   maxSelected_one: 'Wählen Sie höchstens {n} Option.',
+  maxFiles: 'Wählen Sie höchstens {n} Dateien.',
+  maxFiles_one: 'Wählen Sie höchstens {n} Datei.',
+  fileTooLarge: '{name} ist größer als {size}.',
+  uploading: 'Wird gesendet… {n} %',
 });

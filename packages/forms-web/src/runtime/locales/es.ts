@@ -46,4 +46,8 @@ registerLocale('es', {
   minSelected_one: 'Elige al menos {n} opción.',
   maxSelected: 'Elige como máximo {n} opciones.',
   maxSelected_one: 'Elige como máximo {n} opción.',
+  maxFiles: 'Elige como máximo {n} archivos.',
+  maxFiles_one: 'Elige como máximo {n} archivo.',
+  fileTooLarge: '{name} ocupa más de {size}.',
+  uploading: 'Enviando… {n} %',
 });

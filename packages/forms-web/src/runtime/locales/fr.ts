@@ -46,4 +46,8 @@ registerLocale('fr', {
   minSelected_one: 'Choisissez au moins {n} option.',
   maxSelected: 'Choisissez au plus {n} options.',
   maxSelected_one: 'Choisissez au plus {n} option.',
+  maxFiles: 'Choisissez au plus {n} fichiers.',
+  maxFiles_one: 'Choisissez au plus {n} fichier.',
+  fileTooLarge: '{name} dépasse {size}.',
+  uploading: 'Envoi… {n} %',
 });

@@ -45,4 +45,8 @@ registerLocale('nb', {
   minSelected_one: 'Velg minst {n} alternativ.',
   maxSelected: 'Velg høyst {n} alternativer.',
   maxSelected_one: 'Velg høyst {n} alternativ.',
+  maxFiles: 'Velg høyst {n} filer.',
+  maxFiles_one: 'Velg høyst {n} fil.',
+  fileTooLarge: '{name} er større enn {size}.',
+  uploading: 'Sender… {n} %',
 });

@@ -187,7 +187,7 @@ export async function startSessionTestApp(
     auth,
     close: async () => {
       await app.close();
-      runtime.memory.close();
+      await runtime.memory.close();
       await proxy.close();
       await fixture.close();
       await rm(dir, { recursive: true, force: true });
