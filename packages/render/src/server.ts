@@ -22,7 +22,7 @@ import { pdfRoutes } from './routes/pdf.routes.js';
 import { homeRoutes } from './routes/home.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { metricsRoutes } from './routes/metrics.routes.js';
-import { openapiRoutes } from './routes/openapi.routes.js';
+import { documentRoute, openapiRoutes } from './routes/openapi.routes.js';
 import { profilesRoutes } from './routes/profiles.routes.js';
 import { renderRoutes } from './routes/render.routes.js';
 import { formatValidationErrors } from './routes/validation-errors.js';
@@ -112,10 +112,20 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
 
   await app.register(swagger, {
     openapi: {
+      // 3.1: its schemas are JSON Schema 2020-12, which is what TypeBox writes (3.0's dialect
+      // spells exclusiveMinimum and nullable differently).
+      openapi: '3.1.0',
       info: { title: 'Havn render', version },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
+      // docs/render.md#authentication: the header, or `?token=` for a client that cannot send one.
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          token: { type: 'apiKey', in: 'query', name: 'token' },
+        },
+      },
+      security: [{ bearer: [] }, { token: [] }],
     },
+    transform: documentRoute,
   });
 
   const queue = new RenderQueue({

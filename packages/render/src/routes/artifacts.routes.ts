@@ -1,4 +1,5 @@
 import { HttpError } from '@havn/shared';
+import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import {
   ArtifactQueryError,
@@ -48,7 +49,13 @@ export function artifactsRoutes(app: App, store: ArtifactStore): void {
     {
       schema: {
         params: Type.Object({ id: Type.String() }),
-        produces: ['application/octet-stream'],
+        response: {
+          200: {
+            description: 'The stored bytes, as the content type they were stored with.',
+            // Bytes, streamed: the reply sends a Readable, not a JSON string.
+            content: { '*/*': { schema: Type.Unsafe<Readable>(Type.String()) } },
+          },
+        },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '@havn/shared';
+import { Type } from 'typebox';
+import { ErrorBody } from '../schemas/render.schema.js';
 import type { PublicHosts } from '../public-hosts.js';
 import type { App } from '../server-context.js';
 import { isInternalUrl } from './cdp-targets.js';
@@ -14,6 +16,35 @@ import { doorUrl, presentedToken } from './session-urls.js';
 // (docs/sessions.md#connecting-a-cdp-client).
 
 const PATHS = ['json/version', 'json/list', 'json', 'json/protocol'] as const;
+
+// Chromium's own answers, with every socket the door's. The version and the protocol stay open:
+// what a newer browser adds to them passes through.
+const Target = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  title: Type.String(),
+  url: Type.String(),
+  description: Type.String(),
+  webSocketDebuggerUrl: Type.String({ description: "The door's socket for this page." }),
+});
+const Targets = Type.Array(Target, { description: 'The open pages.' });
+const ANSWERS = {
+  'json/version': Type.Object(
+    {
+      Browser: Type.String(),
+      'Protocol-Version': Type.String(),
+      'User-Agent': Type.String(),
+      webSocketDebuggerUrl: Type.String({ description: "The door's socket for the browser." }),
+    },
+    { additionalProperties: true },
+  ),
+  'json/list': Targets,
+  json: Targets,
+  'json/protocol': Type.Object(
+    { version: Type.Unknown(), domains: Type.Array(Type.Unknown()) },
+    { additionalProperties: true, description: 'Every domain, command and event it speaks.' },
+  ),
+};
 
 /**
  * The session a discovery or live-view request is about: the one in the path (its own token or the service
@@ -81,12 +112,18 @@ export function discoveryRoutes(app: App, manager: SessionManager, hosts: Public
     'json/protocol': protocol,
   };
   // The handlers check the token themselves: the session's own is good here too.
-  const options = { config: { public: true, sessionToken: true } };
+  const config = { public: true, sessionToken: true };
   for (const prefix of ['/v1/sessions/:id/', '/']) {
     for (const path of PATHS) {
+      // At the service root, the service token is refused: it names no session.
+      const response = { 200: ANSWERS[path], ...(prefix === '/' && { 400: ErrorBody }) };
+      const schema = {
+        ...(prefix !== '/' && { params: Type.Object({ id: Type.String() }) }),
+        response,
+      };
       for (const slash of ['', '/']) {
         try {
-          app.get(`${prefix}${path}${slash}`, options, handlers[path]);
+          app.get(`${prefix}${path}${slash}`, { config, schema }, handlers[path]);
         } catch {
           // A server that ignores trailing slashes serves both spellings from the first.
         }

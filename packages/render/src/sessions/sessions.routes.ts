@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HttpError } from '@havn/shared';
 import { LOOPBACK_ONLY, type PublicHosts } from '../public-hosts.js';
 import { ArtifactDescriptor } from '../schemas/artifact.schema.js';
+import { ErrorBody } from '../schemas/render.schema.js';
 import { CdpDoor } from './cdp-door.js';
 import type { ClusterRouting } from './cluster-routing.js';
 import { discoveryRoutes } from './discovery.routes.js';
@@ -106,7 +107,12 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
 
   api.post(
     '/v1/sessions',
-    { schema: { body: CreateSessionBody, response: { 201: SessionDescriptorSchema } } },
+    {
+      schema: {
+        body: CreateSessionBody,
+        response: { 201: SessionDescriptorSchema, 429: ErrorBody },
+      },
+    },
     async (request, reply) => {
       if (routing?.mustPlace(request)) return routing.place(request, reply);
       let opened: Awaited<ReturnType<SessionManager['create']>>;

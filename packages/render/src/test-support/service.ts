@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { createLogger } from '@havn/shared';
 import { composeServer } from '../compose.js';
 import { loadConfig } from '../config.js';
-import type { App } from '../server-context.js';
+import type { App, ServerExtension } from '../server-context.js';
 
 // Starts the real render service (real proxy, real Chromium, real filesystem store) on loopback
 // port 0 with a test token, and speaks HTTP to it.
@@ -27,7 +27,7 @@ export interface TestService {
 
 export async function startService(
   env: Record<string, string> = {},
-  tuning: { wedgeTimeoutMs?: number } = {},
+  tuning: { wedgeTimeoutMs?: number; extensions?: readonly ServerExtension[] } = {},
 ): Promise<TestService> {
   const dir = await mkdtemp(join(tmpdir(), 'havn-render-test-'));
   const config = loadConfig({

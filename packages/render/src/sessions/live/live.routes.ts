@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '@havn/shared';
+import { Type } from 'typebox';
+import { ErrorBody } from '../../schemas/render.schema.js';
 import { originRefusal, type PublicHosts } from '../../public-hosts.js';
 import { tokenSession } from '../discovery.routes.js';
 import { presentedToken } from '../session-urls.js';
@@ -25,7 +27,26 @@ export function liveRoutes(
 ): void {
   app.get(
     '/v1/sessions/:id/live',
-    { config: { public: true, sessionToken: true } },
+    {
+      config: { public: true, sessionToken: true },
+      schema: {
+        params: Type.Object({ id: Type.String() }),
+        querystring: Type.Object({
+          interactive: Type.Optional(
+            Type.String({
+              description: '`0`: a page that only watches, even with a token that drives.',
+            }),
+          ),
+        }),
+        response: {
+          200: {
+            description: 'The live view page.',
+            content: { 'text/html': { schema: Type.String() } },
+          },
+          403: ErrorBody,
+        },
+      },
+    },
     (request, reply) => {
       // Another site's page fetching the view (docs/render.md#hosts-and-origins).
       const foreign = originRefusal(request.raw, hosts);
