@@ -10,6 +10,9 @@ export default defineConfig({
     // Real servers and real Chromium: give setup and tests room on a loaded two-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits for what a loaded machine does later (a webhook worker's delivery, a
+    // debounced preview); its own default of 1 s made such waits fail under load.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default', './scripts/summary-reporter.ts'],

@@ -117,8 +117,19 @@ export function DefinitionEditor({ api, info, reload }: TabProps) {
     if (ok) setShown(checked.value);
   }, [ok, checked.value]);
 
-  const unchanged =
-    stored !== undefined && ok && canonicalJson(checked.value) === canonicalJson(stored);
+  // What this editor last saved, until the reload after a save brings it back as `stored`: a
+  // second Save in between is then "No changes" too, not a second request.
+  const [lastSaved, setLastSaved] = useState<{ json: string; version: number } | null>(null);
+  const draftJson = ok ? canonicalJson(checked.value) : null;
+  const unchangedFrom =
+    draftJson === null
+      ? null
+      : lastSaved?.json === draftJson
+        ? lastSaved.version
+        : stored !== undefined && draftJson === canonicalJson(stored)
+          ? form.definitionVersion
+          : null;
+  const unchanged = unchangedFrom !== null;
   const draft = asDefinition(checked.value);
 
   const save = async () => {
@@ -131,12 +142,13 @@ export function DefinitionEditor({ api, info, reload }: TabProps) {
       return;
     }
     if (unchanged) {
-      setStatus(`No changes: the definition stays at version ${String(form.definitionVersion)}.`);
+      setStatus(`No changes: the definition stays at version ${String(unchangedFrom)}.`);
       return;
     }
     setBusy(true);
     try {
       const version = await saveDefinition(api, form.id, checked.value);
+      setLastSaved({ json: canonicalJson(checked.value), version });
       setStatus(`Saved as version ${String(version)}.`);
       reload();
     } catch (err) {

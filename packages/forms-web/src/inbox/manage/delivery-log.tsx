@@ -2,7 +2,7 @@
 // each attempt with what it came to, the receiver's HTTP status and the first bytes of its answer,
 // Redeliver per delivery, and Send test. The receiver's bytes are only ever text nodes here: the
 // server bounds them and escapes control characters, and Preact never parses them as HTML.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../api.js';
 import { formatDate } from '../format.js';
 import { href } from '../route.js';
@@ -22,6 +22,8 @@ import {
 } from './webhook-log.js';
 
 const PAGE = 10;
+/** How long the log keeps refreshing for a redelivery's attempt to be recorded. */
+const REDELIVERY_WATCH_MS = 30_000;
 
 function When(props: { iso: string }) {
   return (
@@ -117,6 +119,23 @@ export function DeliveryLog(props: { api: Api; form: string; url: string }) {
     () => undefined, // the settings page above signs out on a 401
   );
   const rows = [...(data ?? []), ...older];
+  // After Redeliver, the worker sends at once: refresh each second until the delivery's new
+  // attempt is recorded (or a while has passed), however long a busy server takes.
+  const [watching, setWatching] = useState<{ id: string; attempts: number; until: number } | null>(
+    null,
+  );
+  useEffect(() => {
+    if (!watching) return;
+    const now = data?.find((d) => d.id === watching.id);
+    if ((now && now.attempts > watching.attempts) || Date.now() > watching.until) {
+      setWatching(null);
+      return;
+    }
+    const t = setTimeout(reload, 1000);
+    return () => {
+      clearTimeout(t);
+    };
+  }, [watching, data, reload]);
 
   const showOlder = async () => {
     const last = rows.at(-1);
@@ -146,9 +165,7 @@ export function DeliveryLog(props: { api: Api; form: string; url: string }) {
     try {
       await redeliverOne(api, form, d.id);
       setNote(`Redelivery of the delivery of ${formatDate(d.createdAt)} queued.`);
-      // The worker sends it at once; show its attempt when it is recorded.
-      setTimeout(reload, 1000);
-      setTimeout(reload, 3000);
+      setWatching({ id: d.id, attempts: d.attempts, until: Date.now() + REDELIVERY_WATCH_MS });
     } catch (err) {
       setNote(errorText(err));
     }
