@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { sweepOrphanFiles } from './services/uploads/orphan-files.js';
 import { submissionBuilder } from './services/submission-builder.js';
-import { DirFileBytes } from './store/file-bytes.js';
+import { DirFileBytes, keptFileName } from './store/file-bytes.js';
 import { openStore } from './store/store.js';
 import { startFormsChild } from './test-support/forms-child.js';
 import { client } from './test-support/forms-server.js';
@@ -76,14 +76,16 @@ test('SIGKILL during an upload burst: every acknowledged submission has its file
         const record = await store.submissions.get('acme', 'apply', id);
         const [file] = (record?.answers.cv ?? []) as { id: string; sha256: string }[];
         expect(file?.sha256, id).toBe(sha256);
-        const bytes = await readFile(join(dir, 'uploads', id, file?.id ?? ''));
+        const bytes = await readFile(join(dir, 'uploads', keptFileName(`${id}/${file?.id ?? ''}`)));
         expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha256);
       }
       // Whatever the kill left half done goes in the sweep; every file left has its submission.
       await sweepOrphanFiles(files, store.submissions, new Date(Date.now() + 60_000));
-      const folders = (await readdir(join(dir, 'uploads'))).filter((f) => f !== '.incoming');
-      const existing = await store.submissions.existing(folders);
-      expect(folders.filter((f) => !existing.has(f))).toEqual([]);
+      const owners = (await readdir(join(dir, 'uploads')))
+        .filter((f) => f !== '.incoming')
+        .map((f) => f.slice(0, f.indexOf('.')));
+      const existing = await store.submissions.existing(owners);
+      expect(owners.filter((f) => !existing.has(f))).toEqual([]);
       expect(await readdir(join(dir, 'uploads', '.incoming'))).toEqual([]);
       expect(acknowledged.size).toBeGreaterThanOrEqual(60);
     } finally {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -7,7 +7,7 @@ import { createLogger } from '@havn/shared';
 import { S3ObjectStore } from '@havn/shared/object-store';
 import { RetentionSweeper } from '../services/retention-sweeper.js';
 import { sweepOrphanFiles } from '../services/uploads/orphan-files.js';
-import { DirFileBytes, S3FileBytes, type FileBytes } from '../store/file-bytes.js';
+import { DirFileBytes, type FileBytes, keptFileName, S3FileBytes } from '../store/file-bytes.js';
 import { storeUnderTest } from '../../../../test-support/test-database.js';
 import type { UploadConfig } from '../config.js';
 import { adminToken, client, startForms, type RunningForms } from '../test-support/forms-server.js';
@@ -94,9 +94,8 @@ async function stored(): Promise<{ keys: string[]; incoming: string[] }> {
   if (objects) {
     for await (const o of objects.list()) keys.push(o.name);
   } else {
-    for (const folder of await readdir(dir)) {
-      if (folder === '.incoming') continue;
-      for (const name of await readdir(join(dir, folder))) keys.push(`${folder}/${name}`);
+    for (const name of await readdir(dir)) {
+      if (name !== '.incoming') keys.push(name.replace('.', '/'));
     }
   }
   return { keys: keys.sort(), incoming };
@@ -309,8 +308,7 @@ describe('file uploads', () => {
     if (objects)
       await objects.put(orphan, Buffer.from('x'), { contentType: 'text/plain', bytes: 1 });
     else {
-      await mkdir(join(s.dir, 'uploads', orphan, '..'), { recursive: true });
-      await writeFile(join(s.dir, 'uploads', orphan), 'x');
+      await writeFile(join(s.dir, 'uploads', keptFileName(orphan)), 'x');
     }
     const kept = (await stored()).keys;
     expect(kept).toContain(orphan);

@@ -112,10 +112,16 @@ export class PublicFormsService {
     const kind = bodyKind(contentType);
     let formFields: string | undefined;
     let files: ReceivedFile[] = [];
+    /** The received files' paths that `keep` moved away. */
+    const kept = new Set<string>();
     if (kind === 'multipart') {
       if (!stream) throw new Error('a multipart ingest without its body stream');
-      const body = await readMultipart(stream, contentType, form.uploads, this.uploads.limits, () =>
-        this.uploads.files.incomingPath(),
+      const body = await readMultipart(
+        stream,
+        contentType,
+        form.uploads,
+        this.uploads.limits,
+        this.uploads.files,
       );
       formFields = body.fields;
       files = body.files;
@@ -143,10 +149,12 @@ export class PublicFormsService {
         ...(pow !== undefined ? { pow } : {}),
       };
       if (files.length === 0) return await this.writer.ingest(request).catch(refusedAs400);
-      return await this.submitWithFiles(request, files);
+      return await this.submitWithFiles(request, files, kept);
     } finally {
       // Kept files were moved away; whatever is left was refused or never answered.
-      await Promise.all(files.map((f) => rm(f.path, { force: true })));
+      await Promise.all(
+        files.filter((f) => !kept.has(f.path)).map((f) => rm(f.path, { force: true })),
+      );
     }
   }
 
@@ -155,7 +163,11 @@ export class PublicFormsService {
    * files the answers keep made durable, and only then the submission committed. A crash
    * between the two leaves files no submission names, which the orphan sweep removes.
    */
-  private async submitWithFiles(request: IngestRequest, received: ReceivedFile[]): Promise<string> {
+  private async submitWithFiles(
+    request: IngestRequest,
+    received: ReceivedFile[],
+    kept: Set<string>,
+  ): Promise<string> {
     const { files, newId } = this.uploads;
     const byQuestion: Record<string, FileAnswer[]> = {};
     const incoming = new Map<string, ReceivedFile & { type: string }>();
@@ -175,7 +187,9 @@ export class PublicFormsService {
         keys.map((key) => {
           const f = incoming.get(key.slice(key.indexOf('/') + 1));
           if (!f) throw new Error(`no received file for ${key}`);
-          return files.keep(key, f.path, f.type, f.size);
+          return files.keep(key, f.path, f.type, f.size).then(() => {
+            kept.add(f.path);
+          });
         }),
       );
       await this.writer.write(write);

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomToken } from '@havn/shared';
@@ -17,6 +17,11 @@ export const FILE_KEY = /^sub_[0-9a-z]{26}\/fil_[0-9a-z]{26}$/;
 export interface FileBytes {
   /** A fresh path on the local disk to receive an upload into. */
   incomingPath(): string;
+  /**
+   * Whether a received file is synced as it is closed (on the descriptor it was written with):
+   * `keep` then only moves it, with no second open to sync it.
+   */
+  readonly syncsReceived: boolean;
   /** Makes the received file durable under `key` (and takes it over); resolves once synced. */
   keep(key: string, incoming: string, contentType: string, bytes: number): Promise<void>;
   /** The bytes as a stream, or undefined when absent. */
@@ -29,7 +34,7 @@ export interface FileBytes {
   keptBefore(cutoff: Date): AsyncGenerator<string>;
 }
 
-/** Received files wait here; a leading dot keeps the folder apart from submission folders. */
+/** Received files wait here; a leading dot keeps the folder apart from the kept files. */
 const incomingDir = '.incoming';
 
 async function syncPath(path: string): Promise<void> {
@@ -41,9 +46,62 @@ async function syncPath(path: string): Promise<void> {
   }
 }
 
+/**
+ * One fsync of a directory shared by every caller that asked while it could not yet cover them: a
+ * call waits for a sync that starts after it, so the entries it made before calling are durable
+ * when it resolves. Concurrent uploads then cost one directory sync together, not one each
+ * (docs/benchmarks.md#submissions-with-a-file-2026-11-27).
+ */
+export class SharedSync {
+  #running: Promise<void> | undefined;
+  #next: Promise<void> | undefined;
+
+  constructor(private readonly syncOnce: () => Promise<void>) {}
+
+  sync(): Promise<void> {
+    if (!this.#running) return this.#start();
+    // The sync under way may have begun before the caller's change: wait for the next one.
+    this.#next ??= this.#running
+      .catch(() => undefined)
+      .then(() => {
+        this.#next = undefined;
+        return this.#start();
+      });
+    return this.#next;
+  }
+
+  #start(): Promise<void> {
+    const running: Promise<void> = this.syncOnce().finally(() => {
+      if (this.#running === running) this.#running = undefined;
+    });
+    this.#running = running;
+    return running;
+  }
+}
+
+/**
+ * The file a key is kept in: `<submission id>.<file id>`, all in one directory, so that keeping a
+ * file makes one new entry in a directory whose sync it shares with the uploads beside it.
+ */
+export function keptFileName(key: string): string {
+  if (!FILE_KEY.test(key)) throw new Error('not a file key');
+  return key.replace('/', '.');
+}
+
+/** The key a kept file's name stands for, or undefined for any other name. */
+function keyOfName(name: string): string | undefined {
+  const key = name.replace('.', '/');
+  return FILE_KEY.test(key) ? key : undefined;
+}
+
 /** Files kept in a local directory (or one every instance mounts). */
 export class DirFileBytes implements FileBytes {
-  constructor(private readonly dir: string) {}
+  readonly syncsReceived = true;
+  readonly #dirSync: SharedSync;
+
+  constructor(private readonly dir: string) {
+    this.#dirSync = new SharedSync(() => syncPath(dir));
+  }
 
   async init(): Promise<void> {
     await mkdir(join(this.dir, incomingDir), { recursive: true });
@@ -53,26 +111,17 @@ export class DirFileBytes implements FileBytes {
     return join(this.dir, incomingDir, randomToken(12));
   }
 
-  #path(key: string): string {
-    if (!FILE_KEY.test(key)) throw new Error('not a file key');
-    return join(this.dir, key);
-  }
-
   async keep(key: string, incoming: string): Promise<void> {
-    const path = this.#path(key);
-    const folder = join(path, '..');
-    // The data, then the name: rename is atomic, and syncing both folders makes the new entries
-    // survive a power cut as the file's bytes do.
-    await syncPath(incoming);
-    await mkdir(folder, { recursive: true });
+    const path = join(this.dir, keptFileName(key));
+    // The data (synced as it was received), then the name: rename is atomic, and the directory's
+    // sync makes the new entry survive a power cut as the file's bytes do.
     await rename(incoming, path);
-    await syncPath(folder);
-    await syncPath(this.dir);
+    await this.#dirSync.sync();
   }
 
   async read(key: string): Promise<{ stream: Readable; bytes: number } | undefined> {
     if (!FILE_KEY.test(key)) return undefined;
-    const file = await open(this.#path(key), 'r').catch(() => undefined);
+    const file = await open(join(this.dir, keptFileName(key)), 'r').catch(() => undefined);
     if (!file) return undefined;
     try {
       const { size } = await file.stat();
@@ -84,15 +133,8 @@ export class DirFileBytes implements FileBytes {
   }
 
   async remove(keys: readonly string[]): Promise<void> {
-    const folders = new Set<string>();
     for (const key of keys) {
-      if (!FILE_KEY.test(key)) continue;
-      await rm(this.#path(key), { force: true });
-      folders.add(key.slice(0, key.indexOf('/')));
-    }
-    // A submission's folder goes with its last file (rmdir refuses one that is not empty).
-    for (const folder of folders) {
-      await rmdir(join(this.dir, folder)).catch(() => undefined);
+      if (FILE_KEY.test(key)) await rm(join(this.dir, keptFileName(key)), { force: true });
     }
   }
 
@@ -102,30 +144,20 @@ export class DirFileBytes implements FileBytes {
       const info = await stat(join(incoming, name)).catch(() => undefined);
       if (info && info.mtimeMs < cutoff.getTime()) await rm(join(incoming, name), { force: true });
     }
-    for (const folder of await readdir(this.dir)) {
-      if (!folder.startsWith('sub_')) continue;
-      const names = await readdir(join(this.dir, folder)).catch(() => undefined);
-      if (names?.length === 0) {
-        // A crash between making the folder and moving its first file in: nothing to yield, and
-        // the empty folder goes once it is as old as a kept file would have to be.
-        const info = await stat(join(this.dir, folder)).catch(() => undefined);
-        if (info && info.mtimeMs < cutoff.getTime()) {
-          await rmdir(join(this.dir, folder)).catch(() => undefined);
-        }
-        continue;
-      }
-      for (const name of names ?? []) {
-        const key = `${folder}/${name}`;
-        if (!FILE_KEY.test(key)) continue;
-        const info = await stat(join(this.dir, key)).catch(() => undefined);
-        if (info && info.mtimeMs < cutoff.getTime()) yield key;
-      }
+    for (const name of await readdir(this.dir)) {
+      const key = keyOfName(name);
+      if (key === undefined) continue;
+      const info = await stat(join(this.dir, name)).catch(() => undefined);
+      if (info && info.mtimeMs < cutoff.getTime()) yield key;
     }
   }
 }
 
 /** Files kept in S3-compatible storage; received files wait in a local folder. */
 export class S3FileBytes implements FileBytes {
+  // The bytes are copied to S3, which stores them durably: the local copy needs no sync.
+  readonly syncsReceived = false;
+
   constructor(
     private readonly objects: S3ObjectStore,
     private readonly incomingFolder: string,

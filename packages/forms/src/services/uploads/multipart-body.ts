@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { HttpError } from '@havn/shared';
+import type { FileBytes } from '../../store/file-bytes.js';
 import type { UploadRule } from '../../store/forms.store.js';
 import { safeFileName } from './file-names.js';
 
@@ -54,7 +55,7 @@ export function readMultipart(
   contentType: string,
   uploads: Readonly<Record<string, UploadRule>>,
   limits: MultipartLimits,
-  incomingPath: () => string,
+  incoming: Pick<FileBytes, 'incomingPath' | 'syncsReceived'>,
 ): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -173,7 +174,7 @@ export function readMultipart(
       const file: ReceivedFile = {
         question,
         name,
-        path: incomingPath(),
+        path: incoming.incomingPath(),
         size: 0,
         sha256: '',
         head: Buffer.alloc(0),
@@ -182,7 +183,7 @@ export function readMultipart(
       const hash = createHash('sha256');
       const head: Buffer[] = [];
       let headLength = 0;
-      const out = createWriteStream(file.path, { flags: 'wx' });
+      const out = createWriteStream(file.path, { flags: 'wx', flush: incoming.syncsReceived });
       outputs.push(out);
       part.on('data', (chunk: Buffer) => {
         // After a failure the part is only drained: its stream is closed and its hash is done.
