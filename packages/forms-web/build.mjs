@@ -79,7 +79,7 @@ await Promise.all([
   build({
     ...common,
     entryPoints: readdirSync(join(src, 'runtime/locales'))
-      .filter((f) => f !== 'register.ts')
+      .filter((f) => f !== 'register.ts' && !f.endsWith('.test.ts'))
       .map((f) => join(src, 'runtime/locales', f)),
     outdir: join(dist, 'locales'),
     format: 'iife',

@@ -2,7 +2,7 @@
 // a text added in English only would show English in the middle of a Danish form.
 import { RUNTIME_LOCALES, RUNTIME_TEXTS } from '@havn/forms/runtime-texts';
 import { describe, expect, it } from 'vitest';
-import type { LocaleTexts } from '../texts.js';
+import type { LocaleTexts } from './texts.js';
 
 // The locale files register themselves on `window` as they do in a browser.
 const registry: { havnLocales?: Record<string, LocaleTexts> } = {};
@@ -10,7 +10,7 @@ Object.assign(globalThis, { window: registry });
 
 describe('shipped locales', () => {
   it.each(RUNTIME_LOCALES)('%s has a text for every runtime text', async (code) => {
-    await import(`./${code}.ts`);
+    await import(`./locales/${code}.ts`);
     const texts = registry.havnLocales?.[code] ?? {};
     // `_one` forms are optional: a language whose plural rules never pick "one" (or that writes
     // both alike) falls back to the plain text.
