@@ -7,11 +7,13 @@ import {
   envAddressList,
   envFlag,
   envInt,
+  envList,
   envMatching,
   envOneOf,
   envString,
   envUrl,
   parseS3Url,
+  PUBLIC_HOST_PATTERN,
   type S3Location,
   type S3Settings,
 } from '@havn/shared';
@@ -27,6 +29,8 @@ export interface FormsConfig {
   /** Where the web app lives (WEB_DIR); may not exist yet (a placeholder page is served). */
   readonly webDir: string;
   readonly publicBaseUrl: string | undefined;
+  /** ALLOWED_PUBLIC_HOSTS: more names than PUBLIC_BASE_URL's the Host header may carry in open mode (docs/forms.md#open-mode). */
+  readonly allowedPublicHosts: readonly string[];
   /** FORM_ADMIN_TOKEN; undefined means open mode (docs/forms.md#configuration). */
   readonly adminToken: string | undefined;
   readonly allowPrivateWebhooks: boolean;
@@ -71,6 +75,7 @@ const shape = {
   DATABASE_URL: envString(),
   WEB_DIR: envString(),
   PUBLIC_BASE_URL: envUrl(),
+  ALLOWED_PUBLIC_HOSTS: envList(),
   FORM_ADMIN_TOKEN: envString(),
   ALLOW_PRIVATE_WEBHOOKS: envFlag(),
   INGEST_RATE_LIMIT_PER_MINUTE: envInt(100, 0, 1_000_000),
@@ -201,6 +206,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): F
   const smtp = smtpConfig(env.SMTP_URL || undefined, env.SMTP_FROM || undefined, problems);
   const userDataDir = e?.USER_DATA_DIR ?? './data/forms';
   const uploads = e ? uploadConfig(e, userDataDir, problems) : undefined;
+  const badHost = e?.ALLOWED_PUBLIC_HOSTS.find((h) => !PUBLIC_HOST_PATTERN.test(h));
+  if (badHost !== undefined) {
+    problems.push(
+      `ALLOWED_PUBLIC_HOSTS must list host names such as forms.example.com or .example.com (got ${JSON.stringify(badHost)})`,
+    );
+  }
   if (problems.length > 0 || !e || !uploads) throw new ConfigError(problems);
   return Object.freeze({
     port: e.PORT,
@@ -209,6 +220,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): F
     databaseUrl,
     webDir: e.WEB_DIR ?? defaultWebDir(),
     publicBaseUrl: e.PUBLIC_BASE_URL,
+    allowedPublicHosts: Object.freeze(e.ALLOWED_PUBLIC_HOSTS.map((h) => h.toLowerCase())),
     adminToken: e.FORM_ADMIN_TOKEN,
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT_PER_MINUTE,

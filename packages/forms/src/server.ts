@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { closeKeepAliveOnClose, HttpError, installErrorHandler, type Logger } from '@havn/shared';
+import {
+  closeKeepAliveOnClose,
+  HttpError,
+  installErrorHandler,
+  untrustedHost,
+  type Logger,
+} from '@havn/shared';
 import { storeUnavailable } from './store/store-unavailable.js';
 import type { FormsConfig } from './config.js';
 import { createIdGenerator } from './ids.js';
@@ -99,6 +105,16 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   installErrorHandler(app as unknown as FastifyInstance, { unavailable: storeUnavailable });
   closeKeepAliveOnClose(app as unknown as FastifyInstance);
+  // docs/forms.md#open-mode: with no admin token every admin route is open, so a page in a
+  // developer's browser that rebinds its own name to 127.0.0.1 would reach them all. A Host the
+  // server was not told about is refused before anything else is read.
+  if (config.adminToken === undefined) {
+    const hosts = { baseUrl: config.publicBaseUrl, allowed: config.allowedPublicHosts };
+    app.addHook('onRequest', (request, _reply, next) => {
+      const refusal = untrustedHost(request.raw, hosts);
+      next(refusal === undefined ? undefined : new HttpError(403, refusal));
+    });
+  }
 
   app.decorateRequest('rawBody', null);
   app.decorateRequest('principal', null);

@@ -1,7 +1,16 @@
 import { accessSync, constants } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { collectEnv, ConfigError, envFlag, envInt, envList, envString, envUrl } from '@havn/shared';
+import {
+  collectEnv,
+  ConfigError,
+  envFlag,
+  envInt,
+  envList,
+  envString,
+  envUrl,
+  PUBLIC_HOST_PATTERN,
+} from '@havn/shared';
 import type { UidRange } from './browser/browser-runtime.js';
 import { DEFAULT_CAPTURE_LIMITS, type CaptureLimits } from './capture-limits.js';
 import { clusterConfig, clusterShape, type ClusterConfig } from './cluster/cluster-config.js';
@@ -71,8 +80,6 @@ export interface RenderConfig {
 }
 
 // A host name, or `.name` for the name and its subdomains; no port, no scheme.
-const PUBLIC_HOST = /^\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
-
 const DEFAULT_BROWSER_UIDS = '64000-64999';
 
 const SIZE_UNITS: Readonly<Record<string, number>> = {
@@ -206,7 +213,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     // One uid per session's browser, and one for the warm browser of renders.
     problems.push(`BROWSER_UIDS must hold at least MAX_SESSIONS + 1 (${e.MAX_SESSIONS + 1}) uids`);
   }
-  const badHost = e?.ALLOWED_PUBLIC_HOSTS.find((h) => !PUBLIC_HOST.test(h));
+  const badHost = e?.ALLOWED_PUBLIC_HOSTS.find((h) => !PUBLIC_HOST_PATTERN.test(h));
   if (badHost !== undefined) {
     problems.push(
       `ALLOWED_PUBLIC_HOSTS must list host names such as render.example.com or .example.com (got ${JSON.stringify(badHost)})`,

@@ -1,12 +1,11 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trustedHost, type HostedRequest } from '@havn/shared';
 import {
   hostRefusal,
   LOOPBACK_ONLY,
   originRefusal,
   publicOrigin,
-  trustedHost,
-  type HostedRequest,
   type PublicHosts,
 } from './public-hosts.js';
 import { startService, type TestService } from './test-support/service.js';

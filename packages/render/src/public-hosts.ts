@@ -1,5 +1,10 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import { isIPv4 } from 'node:net';
+import {
+  plainAddress,
+  trustedHost,
+  untrustedHost,
+  type HostedRequest,
+  type TrustedHosts,
+} from '@havn/shared';
 
 // Which Host and Origin the service trusts (docs/render.md#hosts-and-origins). The Host header is
 // the client's to choose, so it goes into a URL the service hands out (`cdpUrl`, `liveUrl`,
@@ -9,69 +14,14 @@ import { isIPv4 } from 'node:net';
 // configured). The CDP door and the live view also refuse a browser's Origin unless it is the
 // service's own; clients that send none (automation libraries) are not browsers and pass.
 
-export interface PublicHosts {
-  /** PUBLIC_BASE_URL, without a trailing slash. */
-  readonly baseUrl: string | undefined;
-  /** ALLOWED_PUBLIC_HOSTS, lower case; `.example.com` admits example.com and its subdomains. */
-  readonly allowed: readonly string[];
+export interface PublicHosts extends TrustedHosts {
   /** Refuse a request whose Host is not trusted at all (ALLOW_ANONYMOUS=1). */
   readonly refuseUntrusted: boolean;
 }
 
-/** What the checks read of a request: a Fastify request's `raw`, or an upgrade's message. */
-export interface HostedRequest {
-  readonly headers: IncomingHttpHeaders;
-  readonly socket: { readonly localAddress?: string | undefined; localPort?: number | undefined };
-}
-
-// `name`, `1.2.3.4` or `[v6]`, with an optional port: nothing else is a Host a browser sends.
-const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(?::(\d{1,5}))?$/;
-
-/** The host name of a Host header (lower case, IPv6 without brackets); undefined if malformed. */
-function hostnameOf(host: string | undefined): string | undefined {
-  const m = HOST.exec((host ?? '').toLowerCase());
-  return m?.[1]?.replace(/^\[|\]$/g, '');
-}
-
-/** `::ffff:127.0.0.1` (an IPv4 client on a dual-stack socket) read as `127.0.0.1`. */
-function plainAddress(address: string | undefined): string | undefined {
-  return address?.replace(/^::ffff:(?=\d+\.)/, '');
-}
-
-function isLoopback(hostname: string): boolean {
-  return (
-    hostname === 'localhost' ||
-    hostname.endsWith('.localhost') ||
-    hostname === '::1' ||
-    (isIPv4(hostname) && hostname.startsWith('127.'))
-  );
-}
-
-function isAllowed(hostname: string, allowed: readonly string[]): boolean {
-  return allowed.some((entry) =>
-    entry.startsWith('.')
-      ? hostname === entry.slice(1) || hostname.endsWith(entry)
-      : hostname === entry,
-  );
-}
-
-/** True when the request's Host names this service (see the comment at the top). */
-export function trustedHost(request: HostedRequest, hosts: PublicHosts): boolean {
-  const hostname = hostnameOf(request.headers.host);
-  if (hostname === undefined) return false;
-  return (
-    isLoopback(hostname) ||
-    hostname === plainAddress(request.socket.localAddress) ||
-    (hosts.baseUrl !== undefined && hostname === new URL(hosts.baseUrl).hostname) ||
-    isAllowed(hostname, hosts.allowed)
-  );
-}
-
 /** The refusal of an untrusted Host in anonymous mode, or undefined when the request may go on. */
 export function hostRefusal(request: HostedRequest, hosts: PublicHosts): string | undefined {
-  if (!hosts.refuseUntrusted || trustedHost(request, hosts)) return undefined;
-  const host = JSON.stringify(request.headers.host ?? '');
-  return `host ${host} is not allowed: use a loopback address or add the name to ALLOWED_PUBLIC_HOSTS`;
+  return hosts.refuseUntrusted ? untrustedHost(request, hosts) : undefined;
 }
 
 /**

@@ -37,5 +37,13 @@ export {
 } from './host-guard.js';
 export { closeKeepAliveOnClose, closeOnSignals } from './lifecycle.js';
 export { isRecord } from './is-record.js';
+export {
+  PUBLIC_HOST_PATTERN,
+  plainAddress,
+  trustedHost,
+  untrustedHost,
+  type HostedRequest,
+  type TrustedHosts,
+} from './trusted-hosts.js';
 export { configOrExit, checkPortOrExit, listenOrExit } from './startup.js';
 export { parseS3Url, type S3Location, type S3Settings } from './s3-location.js';

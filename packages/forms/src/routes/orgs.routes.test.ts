@@ -1,4 +1,7 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ConfigError } from '@havn/shared';
+import { loadConfig } from '../config.js';
 import { adminToken, client, startForms, type RunningForms } from '../test-support/forms-server.js';
 
 describe('organisations and tokens', () => {
@@ -81,6 +84,27 @@ describe('organisations and tokens', () => {
   });
 });
 
+/** A GET with a Host header of the test's choosing (fetch sets its own). */
+function getWithHost(
+  base: string,
+  path: string,
+  host: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const { port } = new URL(base);
+    const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('open mode', () => {
   test('without FORM_ADMIN_TOKEN every admin route is open and the header ignored', async () => {
     const s = await startForms({ config: { adminToken: undefined } });
@@ -91,5 +115,59 @@ describe('open mode', () => {
     } finally {
       await s.close();
     }
+  });
+
+  // docs/forms.md#open-mode: a page that rebinds its own name to 127.0.0.1 sends that name as the
+  // Host; with no token to check, only names the server was told about are answered.
+  test('refuses a Host that is neither loopback nor configured (DNS rebinding)', async () => {
+    const s = await startForms({
+      config: {
+        adminToken: undefined,
+        publicBaseUrl: 'https://forms.example.test',
+        allowedPublicHosts: ['dev.test', '.lan.test'],
+      },
+    });
+    const { port } = new URL(s.url);
+    const get = (path: string, host: string) => getWithHost(s.url, path, host);
+    try {
+      expect(await get('/api/orgs', `rebind.test:${port}`)).toEqual({
+        status: 403,
+        body: JSON.stringify({
+          error: `host "rebind.test:${port}" is not allowed: use a loopback address or add the name to ALLOWED_PUBLIC_HOSTS`,
+        }),
+      });
+      // Every route, the public ones and the web app included: the page would read them too.
+      expect((await get('/api/health', 'rebind.test')).status).toBe(403);
+      expect((await get('/', 'rebind.test')).status).toBe(403);
+      for (const host of [
+        `127.0.0.1:${port}`,
+        `localhost:${port}`,
+        'forms.example.test',
+        'dev.test:8080',
+        'box.lan.test',
+      ]) {
+        expect((await get('/api/orgs', host)).status, host).toBe(200);
+      }
+    } finally {
+      await s.close();
+    }
+    // With a token the token is the check, and any Host is answered.
+    const guarded = await startForms();
+    try {
+      expect((await getWithHost(guarded.url, '/api/health', 'rebind.test')).status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  test('ALLOWED_PUBLIC_HOSTS takes host names only, and names the bad one', () => {
+    expect(loadConfig({ ALLOWED_PUBLIC_HOSTS: 'Dev.Test, .lan.test' }).allowedPublicHosts).toEqual([
+      'dev.test',
+      '.lan.test',
+    ]);
+    expect(() => loadConfig({ ALLOWED_PUBLIC_HOSTS: 'http://dev.test' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ALLOWED_PUBLIC_HOSTS: 'http://dev.test' })).toThrow(
+      'ALLOWED_PUBLIC_HOSTS must list host names such as forms.example.com or .example.com (got "http://dev.test")',
+    );
   });
 });
