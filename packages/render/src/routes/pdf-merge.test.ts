@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { html, startFixtureServer, type FixtureServer } from '../test-support/fixture-server.js';
 import { freePort } from '../../../../test-support/ports.js';
-import { onPdf, outlineTitles, pdfInfo, pdfPages, qpdfCheck } from '../test-support/pdf-tools.js';
+import {
+  onPdf,
+  outlineTitles,
+  outlineTree,
+  parentTreeProblems,
+  pdfInfo,
+  pdfPages,
+  qpdfCheck,
+} from '../test-support/pdf-tools.js';
 import { startService, type TestService } from '../test-support/service.js';
 
 // POST /v1/pdf/merge (docs/render.md#post-v1pdfmerge), judged by pdfinfo, pdftotext and qpdf.
@@ -12,6 +20,11 @@ let site: FixtureServer;
 beforeAll(async () => {
   site = await startFixtureServer({
     '/one': html('<h1>Alpha first line</h1>', '<title>Alpha</title>'),
+    '/chapters': html(
+      '<h1>Chapter one</h1><h2>Section one point one</h2><p>Text</p>' +
+        '<h1 style="break-before: page">Chapter two</h1><p>More text</p>',
+      '<title>Chapters</title>',
+    ),
     '/two': html(
       '<h1>Bravo first line</h1><div style="height:1500px"></div><p>Bravo second page</p>',
       '<title>Bravo</title>',
@@ -133,19 +146,107 @@ describe('POST /v1/pdf/merge', () => {
     expect(body.error).toMatch(message);
   });
 
-  it('refuses a template over the cap, an outline and a stored image', async () => {
+  it("keeps each input's outline beneath its entry, and the tags of all of them in one tree", async () => {
+    const report = await stored({
+      html: '<title>Report</title><h1>Report heading</h1><p>Report text</p><h2>Report findings</h2>',
+      format: 'pdf',
+      pdf: { outline: true, tagged: true },
+    });
+    const { status, body } = await svc.post('/v1/pdf/merge', {
+      inputs: [
+        { url: `${site.origin}/chapters`, title: 'Guide' },
+        { artifact: report },
+        {
+          html: '<html lang="da"><h1>Bilag overskrift</h1><p>Tekst med <a href="https://example.com/">et link</a></p></html>',
+        },
+      ],
+      pdf: { outline: true, tagged: true },
+      return: 'base64',
+    });
+    expect(status, JSON.stringify(body)).toBe(200);
+    const pdf = Buffer.from(body.base64 as string, 'base64');
+    await qpdfCheck(pdf);
+    // Each input's bookmarks beneath its own entry, pointing at the copied pages.
+    expect(await outlineTree(pdf)).toEqual([
+      'Guide @1',
+      '  Chapter one @1',
+      '    Section one point one @1',
+      '  Chapter two @2',
+      'Report @3',
+      '  Report heading @3',
+      '    Report findings @3',
+      'Document 3 @4',
+      '  Bilag overskrift @4',
+    ]);
+    const info = await pdfInfo(pdf);
+    expect(info.get('Tagged')).toBe('yes');
+    // One root element, a Part per input in order, each with its own text.
+    const tree = await onPdf(pdf, 'pdfinfo', ['-struct-text']);
+    expect(tree.stderr).toBe('');
+    const lines = tree.stdout.split('\n');
+    expect(lines[0]).toBe('Document');
+    expect(lines.filter((l) => /^\S/.test(l))).toEqual(['Document']);
+    expect(lines.filter((l) => /^ {2}\S/.test(l))).toEqual(['  Part', '  Part', '  Part']);
+    const text = tree.stdout.replace(/\s+/g, ' ');
+    const order = [
+      '"Chapter one"',
+      '"Chapter two"',
+      '"Report heading"',
+      '"Bilag overskrift"',
+      '"et link"',
+    ];
+    const at = order.map((t) => text.indexOf(t));
+    expect(
+      at.every((i) => i >= 0),
+      text,
+    ).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // Every page still finds its elements through the one parent tree.
+    expect(await parentTreeProblems(pdf)).toEqual([]);
+    // Each Part keeps its language; the document's is the first input's.
+    const dump = await onPdf(pdf, 'qpdf', ['--json', '--json-key=qpdf']);
+    const objects = (JSON.parse(dump.stdout) as { qpdf: [unknown, Record<string, Obj>] }).qpdf[1];
+    type Obj = { value?: Record<string, unknown> };
+    const value = (ref: unknown) => objects[`obj:${String(ref)}`]?.value ?? {};
+    const catalog = Object.values(objects).find((o) => o.value?.['/Type'] === '/Catalog')?.value;
+    const root = value(value(catalog?.['/StructTreeRoot'])['/K']);
+    const parts = (root['/K'] as string[]).map((ref) => value(ref)['/Lang']);
+    expect(catalog?.['/Lang']).toBe('u:en-US');
+    expect(parts).toEqual(['u:en-US', 'u:en-US', 'u:da']);
+  });
+
+  it('merges untagged inputs untagged, and refuses one when tags are asked for', async () => {
+    const plain = await stored({ html: '<p>Plain stored</p>', format: 'pdf' });
+    const mixed = await svc.post('/v1/pdf/merge', {
+      inputs: [
+        { html: '<h1>Tagged one</h1>', pdf: { tagged: true, outline: true } },
+        { artifact: plain },
+      ],
+      return: 'base64',
+    });
+    expect(mixed.status, JSON.stringify(mixed.body)).toBe(200);
+    const pdf = Buffer.from(mixed.body.base64 as string, 'base64');
+    await qpdfCheck(pdf);
+    // Half a tree would hide the untagged pages from a screen reader: none at all.
+    expect((await pdfInfo(pdf)).get('Tagged')).toBe('no');
+    expect(await outlineTree(pdf)).toEqual(['Document 1 @1', '  Tagged one @1', 'Document 2 @2']);
+    const refused = await svc.post('/v1/pdf/merge', {
+      inputs: [{ html: '<h1>Tagged one</h1>' }, { artifact: plain }],
+      pdf: { tagged: true },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe(
+      'inputs[1]: the PDF is not tagged, and a tagged merge needs every part tagged (render it with pdf.tagged)',
+    );
+  });
+
+  it('refuses a template over the cap and a stored image', async () => {
     const big = await svc.post('/v1/pdf/merge', {
       inputs: [{ html: '<p>x</p>' }],
       pdf: { footerTemplate: 'f'.repeat(65_537) },
     });
     expect(big.status).toBe(400);
     expect(big.body.error).toBe('pdf.footerTemplate is 65537 bytes; the limit is 65536');
-    const outline = await svc.post('/v1/pdf/merge', {
-      inputs: [{ html: '<p>x</p>' }],
-      pdf: { outline: true },
-    });
-    expect(outline.status).toBe(400);
-    expect(outline.body.error).toMatch(/^pdf\.outline is not available in a merge/);
     const png = await stored({ html: '<p>image</p>' });
     const image = await svc.post('/v1/pdf/merge', { inputs: [{ artifact: png }] });
     expect(image.status).toBe(400);

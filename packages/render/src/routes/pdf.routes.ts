@@ -69,19 +69,17 @@ export function pdfRoutes(
     { schema: { body: MergeBody, response: { 200: MergeResult, ...errors } } },
     async (request, reply) => {
       const { inputs, pdf, labels = {} } = request.body;
-      for (const field of ['outline', 'tagged'] as const) {
-        if (pdf?.[field] !== undefined || inputs.some((i) => i.pdf?.[field] !== undefined)) {
-          bad(
-            `pdf.${field} is not available in a merge: the merged document has one outline entry per input and no structure tree`,
-          );
-        }
-      }
       const finish = pdf === undefined ? {} : (pdfParts(pdf, 'pdf').pdfFinish ?? {});
       const sources: MergeSource[] = [];
       for (const [index, input] of inputs.entries()) {
         sources.push(await source(input, index, pdf));
       }
-      const merged = await merger.merge(sources, finish, clientSignal(reply));
+      const merged = await merger.merge(
+        sources,
+        finish,
+        { tagged: pdf?.tagged },
+        clientSignal(reply),
+      );
       const common = {
         contentType: 'application/pdf' as const,
         bytes: merged.buffer.length,

@@ -1,7 +1,7 @@
 import { HttpError } from '@havn/shared';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import { finishDocument, type PdfFinish } from '../pdf/pdf-finish.js';
-import { MergeInputError, mergePdfs } from '../pdf/pdf-merge.js';
+import { MergeInputError, mergePdfs, type MergeOptions } from '../pdf/pdf-merge.js';
 import type { QpdfTool } from '../pdf/pdf-protect.js';
 import type { Profile } from '../profiles.js';
 import type { RenderMetrics } from './render-metrics.js';
@@ -55,6 +55,7 @@ export class PdfMergeService {
   async merge(
     sources: readonly MergeSource[],
     finish: PdfFinish,
+    options: MergeOptions,
     clientSignal: AbortSignal,
   ): Promise<Merged> {
     const started = performance.now();
@@ -78,7 +79,7 @@ export class PdfMergeService {
     );
     let doc;
     try {
-      doc = await mergePdfs(parts);
+      doc = await mergePdfs(parts, options);
     } catch (err) {
       if (err instanceof MergeInputError) {
         throw new HttpError(400, `inputs[${err.index}]: ${err.message}`);

@@ -75,3 +75,75 @@ export async function outlineTitles(pdf: Buffer): Promise<string[]> {
   const walk = (items: Item[]): string[] => items.flatMap((i) => [i.title, ...walk(i.kids)]);
   return walk((JSON.parse(stdout) as { outlines: Item[] }).outlines);
 }
+
+/** The outline as lines `title @page`, two spaces of indent per level, as qpdf reads it. */
+export async function outlineTree(pdf: Buffer): Promise<string[]> {
+  const { stdout, code, stderr } = await onPdf(pdf, 'qpdf', ['--json', '--json-key=outlines']);
+  if (code !== 0) throw new Error(`qpdf --json failed: ${stderr}`);
+  interface Item {
+    title: string;
+    destpageposfrom1: number | null;
+    kids: Item[];
+  }
+  const walk = (items: Item[], indent: string): string[] =>
+    items.flatMap((i) => [
+      `${indent}${i.title} @${String(i.destpageposfrom1)}`,
+      ...walk(i.kids, `${indent}  `),
+    ]);
+  return walk((JSON.parse(stdout) as { outlines: Item[] }).outlines, '');
+}
+
+/**
+ * What is wrong with the way pages find their structure elements, as qpdf reads the file: each
+ * page's /StructParents must name a parent-tree entry whose elements all sit on that page.
+ */
+export async function parentTreeProblems(pdf: Buffer): Promise<string[]> {
+  const { stdout, code, stderr } = await onPdf(pdf, 'qpdf', [
+    '--json',
+    '--json-key=qpdf',
+    '--json-key=pages',
+  ]);
+  if (code !== 0) throw new Error(`qpdf --json failed: ${stderr}`);
+  type Value = string | number | boolean | null | Value[] | { [key: string]: Value };
+  const json = JSON.parse(stdout) as {
+    pages: { object: string; pageposfrom1: number }[];
+    qpdf: [unknown, Record<string, { value?: Value }>];
+  };
+  const objects = json.qpdf[1];
+  const get = (ref: Value | undefined): Value | undefined =>
+    typeof ref === 'string' && / R$/.test(ref) ? objects[`obj:${ref}`]?.value : ref;
+  const dict = (v: Value | undefined) =>
+    (typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {}) as Record<string, Value>;
+  const catalog = dict(
+    Object.values(objects)
+      .map((o) => o.value)
+      .find((v) => dict(v)['/Type'] === '/Catalog'),
+  );
+  const root = dict(get(catalog['/StructTreeRoot']));
+  const nums = dict(get(root['/ParentTree']))['/Nums'];
+  const entries = new Map<number, Value>();
+  const list = Array.isArray(nums) ? nums : [];
+  for (let i = 0; i + 1 < list.length; i += 2) entries.set(list[i] as number, list[i + 1]!);
+  const problems: string[] = [];
+  for (const page of json.pages) {
+    const key = dict(get(page.object))['/StructParents'];
+    if (typeof key !== 'number') {
+      problems.push(`page ${page.pageposfrom1} has no /StructParents`);
+      continue;
+    }
+    const elements = get(entries.get(key));
+    if (!Array.isArray(elements) || elements.length === 0) {
+      problems.push(`page ${page.pageposfrom1}: no parent-tree entry ${key}`);
+      continue;
+    }
+    for (const element of elements) {
+      const on = dict(get(element))['/Pg'];
+      if (element !== null && on !== page.object) {
+        problems.push(
+          `page ${page.pageposfrom1}: entry ${key} holds ${JSON.stringify(element)} of ${JSON.stringify(on)}`,
+        );
+      }
+    }
+  }
+  return problems;
+}
