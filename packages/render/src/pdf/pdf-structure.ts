@@ -77,10 +77,7 @@ export function mergeStructure(doc: PDFDocument, parts: readonly CopiedPart[]): 
   const parentTree = context.obj({
     Nums: nums.flatMap(([key, value]) => [PDFNumber.of(key), value]),
   });
-  context.assign(
-    document,
-    context.obj({ Type: 'StructElem', S: 'Document', P: root, K: kids }),
-  );
+  context.assign(document, context.obj({ Type: 'StructElem', S: 'Document', P: root, K: kids }));
   const rootDict = context.obj({
     Type: 'StructTreeRoot',
     K: document,
