@@ -77,7 +77,11 @@ export function readMultipart(
       reject(new HttpError(400, 'body is not valid multipart/form-data'));
       return;
     }
-    const params = new URLSearchParams();
+    // Each field urlencoded as it arrives. Not URLSearchParams: its encoder builds the text one
+    // character at a time, and a 100 KB answer then cost 20 ms of CPU, most of it garbage
+    // collection; encodeURIComponent is native (and the parser reads %20 as it reads +). busboy's
+    // decoders never yield a lone surrogate, the one thing it would throw on.
+    const fields: string[] = [];
     const files: ReceivedFile[] = [];
     const outputs: WriteStream[] = [];
     const writes: Promise<void>[] = [];
@@ -143,7 +147,7 @@ export function readMultipart(
         );
         return;
       }
-      params.append(name, value);
+      fields.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
     });
 
     parser.on('file', (question, part, info) => {
@@ -244,7 +248,7 @@ export function readMultipart(
             return;
           }
           resolve({
-            fields: params.toString(),
+            fields: fields.join('&'),
             raw: files.length === 0 && raw ? Buffer.concat(raw) : undefined,
             files,
           });
