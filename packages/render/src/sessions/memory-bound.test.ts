@@ -63,6 +63,21 @@ describe.each(BROWSERS)('a session over its memory bound, against %s', (chromium
     await expect
       .poll(async () => (await t.api('GET', `/v1/sessions/${greedy.id}`)).status)
       .toBe(404);
+    // Closed, its events still say why (docs/sessions.md#after-a-session-closes).
+    const after = await t.api('GET', `/v1/sessions/${greedy.id}/events`);
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual({
+      id: greedy.id,
+      state: 'closed',
+      closedAt: expect.any(String) as string,
+      closedBecause: 'over its memory bound',
+      events: [
+        {
+          at: expect.any(String) as string,
+          message: `the browser went over BROWSER_MAX_MEMORY (${String(BOUND)} bytes) and was stopped; the session is closed`,
+        },
+      ],
+    });
 
     // The other session's browser still answers, and the service still opens sessions.
     const neighbour = await rawClient(calm.cdpUrl);

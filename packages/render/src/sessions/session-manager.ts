@@ -20,6 +20,7 @@ import { checkRenderUrl } from '../netguard/url-check.js';
 import { sessionAddressCheck } from './address-checks.js';
 import type { Profile } from '../profiles.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recorder.js';
+import { ClosedSessions, type ClosedSession, type CloseReason } from './closed-sessions.js';
 import { Session } from './session.js';
 import { SessionDownloads } from './session-downloads.js';
 import type { SessionConfig } from './session-config.js';
@@ -58,6 +59,8 @@ export interface SessionManagerDeps {
   now?: () => number;
   /** Parent of each session's own temp dir; default the OS temp dir. */
   tmpDir?: string;
+  /** How long a closed session's events stay readable; ARTIFACT_TTL_MS, a day by default. */
+  closedKeepMs?: number;
   /** Called when a session's browser went over BROWSER_MAX_MEMORY and was stopped (/metrics). */
   onOverMemory?: () => void;
 }
@@ -66,13 +69,13 @@ export interface SessionManagerDeps {
 export type CreateSessionInput = CreateSessionBody;
 export type ScreenshotInput = ScreenshotBody;
 
-/** How a session ended, for its log line (docs/sessions.md#recording). */
-export type CloseReason =
-  'deleted' | 'lease expired' | 'browser exited' | 'over its memory bound' | 'service shutdown';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
   private readonly closingSessions = new Set<Session>();
+  /** How recently closed sessions ended, and their events (docs/sessions.md#after-a-session-closes). */
+  private readonly closed: ClosedSessions;
   private starting = 0;
   private accepting = true;
   private readonly reaper: NodeJS.Timeout;
@@ -80,6 +83,7 @@ export class SessionManager {
 
   constructor(private readonly deps: SessionManagerDeps) {
     this.now = deps.now ?? Date.now;
+    this.closed = new ClosedSessions(deps.closedKeepMs ?? DAY_MS, this.now);
     this.reaper = setInterval(() => {
       this.reap();
     }, deps.reaperIntervalMs ?? 1000);
@@ -103,6 +107,11 @@ export class SessionManager {
 
   get(id: string): Session | undefined {
     return this.sessions.get(id);
+  }
+
+  /** A session closed lately: how it ended and its events; undefined for a live or unknown one. */
+  closedRecord(id: string): ClosedSession | undefined {
+    return this.closed.get(id);
   }
 
   list(): Session[] {
@@ -329,6 +338,7 @@ export class SessionManager {
   ): Promise<ArtifactDescriptor[]> {
     this.sessions.delete(session.id);
     this.closingSessions.add(session);
+    this.closed.add(session.id, how, session.events);
     session.disconnectAll(why);
     session.downloads?.close();
     try {

@@ -60,6 +60,30 @@ export type TouchBody = Static<typeof TouchBody>;
 export const SessionParams = Type.Object({ id: Type.String() });
 export type SessionParams = Static<typeof SessionParams>;
 
+const SessionEvents = Type.Array(Type.Object({ at: Type.String(), message: Type.String() }), {
+  description: 'What no status said, oldest first (a download cancelled, a page closed).',
+});
+
+/** docs/sessions.md#after-a-session-closes: a live session's events, or a closed one's and why it ended. */
+export const SessionEventsSchema = Type.Object({
+  id: Type.String(),
+  state: Type.Union([Type.Literal('live'), Type.Literal('closed')]),
+  closedAt: Type.Optional(Type.String()),
+  closedBecause: Type.Optional(
+    Type.Union(
+      [
+        Type.Literal('deleted'),
+        Type.Literal('lease expired'),
+        Type.Literal('browser exited'),
+        Type.Literal('over its memory bound'),
+        Type.Literal('service shutdown'),
+      ],
+      { description: 'How the session ended.' },
+    ),
+  ),
+  events: SessionEvents,
+});
+
 /** docs/sessions.md#open-a-session; `cdpUrl`, `liveUrl` and `watchUrl` only in the creation response. */
 export const SessionDescriptorSchema = Type.Object({
   id: Type.String(),
@@ -71,7 +95,7 @@ export const SessionDescriptorSchema = Type.Object({
   pages: Type.Integer(),
   attached: Type.Integer(),
   artifacts: Type.Array(ArtifactDescriptor),
-  events: Type.Array(Type.Object({ at: Type.String(), message: Type.String() })),
+  events: SessionEvents,
   cdpUrl: Type.Optional(Type.String()),
   liveUrl: Type.Optional(Type.String()),
   watchUrl: Type.Optional(Type.String()),

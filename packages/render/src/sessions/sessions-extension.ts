@@ -47,6 +47,8 @@ export function sessionsExtension(
         hostPolicy: ctx.policy,
         allowInsecureTls: config.allowInsecureTls,
         serviceToken: ctx.auth.allowAnonymous ? undefined : ctx.auth.apiToken,
+        // A closed session's events last as long as its artifacts.
+        closedKeepMs: config.artifactTtlMs,
         navigationTimeoutMs: config.renderTimeoutMs,
         onOverMemory: () => {
           ctx.metrics.memoryKills.inc({ browser: 'session' });

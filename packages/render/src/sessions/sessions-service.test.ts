@@ -199,6 +199,11 @@ describe('sessions in the render service', () => {
   it('closes a session whose browser a client shut down', async () => {
     const created = await api('POST', '/v1/sessions', { record: true, url: `${fixture.url}/anim` });
     const id = created.body['id'] as string;
+    expect((await api('GET', `/v1/sessions/${id}/events`)).body).toEqual({
+      id,
+      state: 'live',
+      events: [],
+    });
     const ws = new WebSocket(localDoor(created.body['cdpUrl'] as string));
     await new Promise((resolve) => ws.once('open', resolve));
     ws.send(JSON.stringify({ id: 1, method: 'Browser.close' }));
@@ -207,6 +212,19 @@ describe('sessions in the render service', () => {
       .toBe(404);
     ws.close();
     await expectRecording(id, 'browser exited');
+    // docs/sessions.md#after-a-session-closes: still 404, but how it ended can be read.
+    expect((await api('GET', `/v1/sessions/${id}`)).body).toEqual({
+      error: `session ${id} is closed (browser exited); GET /v1/sessions/${id}/events says why`,
+    });
+    expect((await api('GET', `/v1/sessions/${id}/events`)).body).toMatchObject({
+      id,
+      state: 'closed',
+      closedBecause: 'browser exited',
+      events: [],
+    });
+    expect((await api('GET', '/v1/sessions/no-such-session/events')).body).toEqual({
+      error: 'no session no-such-session',
+    });
   });
 
   it('keeps the recording of a session whose lease ran out, listed by session and label', async () => {

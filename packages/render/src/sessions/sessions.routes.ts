@@ -17,6 +17,7 @@ import {
   CreateSessionBody,
   ScreenshotBody,
   SessionDescriptorSchema,
+  SessionEventsSchema,
   SessionParams,
   TouchBody,
 } from './session-schemas.js';
@@ -101,8 +102,15 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
 
   const live = (id: string): Session => {
     const session = manager.get(id);
-    if (!session) throw new HttpError(404, `no session ${id}`);
-    return session;
+    if (session) return session;
+    // Still 404 (docs/sessions.md#after-a-session-closes), but saying where the reason is.
+    const closed = manager.closedRecord(id);
+    throw new HttpError(
+      404,
+      closed
+        ? `session ${id} is closed (${closed.closedBecause}); GET /v1/sessions/${id}/events says why`
+        : `no session ${id}`,
+    );
   };
 
   api.post(
@@ -150,6 +158,21 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     '/v1/sessions/:id',
     { schema: { params: SessionParams, response: { 200: SessionDescriptorSchema } } },
     (request) => Promise.resolve(live(request.params.id).describe()),
+  );
+
+  // A live session's events, or a closed one's with how it ended: a session the service ended
+  // (a browser over its memory bound) can be asked why. GET does not refresh the lease.
+  api.get(
+    '/v1/sessions/:id/events',
+    { schema: { params: SessionParams, response: { 200: SessionEventsSchema } } },
+    (request) => {
+      const { id } = request.params;
+      const session = manager.get(id);
+      if (session) return Promise.resolve({ id, state: 'live' as const, events: session.events });
+      const closed = manager.closedRecord(id);
+      if (!closed) return Promise.reject(new HttpError(404, `no session ${id}`));
+      return Promise.resolve({ ...closed, state: 'closed' as const, events: [...closed.events] });
+    },
   );
 
   api.delete(
