@@ -21,7 +21,7 @@ export async function composeServer(options: {
   log: Logger;
   version?: string;
   extensions?: readonly ServerExtension[];
-  /** How long a browser may take to make or close a context before it counts as wedged. */
+  /** How long a browser may take to answer a probe or close a context before it counts as hung. */
   wedgeTimeoutMs?: number;
   /** Launch the browser now rather than on the first render (main.ts does). */
   warmUp?: boolean;
@@ -47,6 +47,7 @@ export async function composeServer(options: {
       metrics.refusals.inc();
     },
   });
+  metrics.countProxyChannels(() => proxy.openChannels);
   const runtime = BrowserRuntime.detect(
     config.chromiumPath,
     config.browserUids,
@@ -58,6 +59,7 @@ export async function composeServer(options: {
     runtime,
     proxyUrl: proxy.url,
     log,
+    pageMaxHeapMb: config.pageMaxHeapMb,
     ...(options.wedgeTimeoutMs !== undefined && { wedgeTimeoutMs: options.wedgeTimeoutMs }),
     onOverMemory: () => {
       metrics.memoryKills.inc({ browser: 'warm' });

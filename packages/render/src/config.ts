@@ -73,6 +73,8 @@ export interface RenderConfig {
   readonly browserMaxMemory: number | undefined;
   /** SESSION_MAX_PAGES: pages (tabs and popups) one session may have open at once. */
   readonly sessionMaxPages: number;
+  /** PAGE_MAX_HEAP_MB: V8 heap bound of a render's page, in MiB; undefined for Chromium's own (0). */
+  readonly pageMaxHeapMb: number | undefined;
   /** BROWSER_UIDS: the uids browsers run under when the service is root; undefined for `off`. */
   readonly browserUids: UidRange | undefined;
   /** Several instances on one database (docs/render.md#several-instances); else undefined. */
@@ -152,6 +154,7 @@ const shape = {
   SESSION_MAX_DOWNLOADS: envInt(25, 0, 100_000),
   SESSION_MAX_DOWNLOAD_BYTES: envInt(500 * MiB, 0, 1024 * 1024 * MiB),
   ARTIFACT_MAX_BYTES: envInt(10 * 1024 * MiB, MiB, Number.MAX_SAFE_INTEGER),
+  PAGE_MAX_HEAP_MB: envInt(1024, 0, 65_536),
   BROWSER_UIDS: envString(),
   BROWSER_MAX_MEMORY: envString(),
   SESSION_MAX_PAGES: envInt(20, 1, 1000),
@@ -263,6 +266,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     sessionMaxDownloads: e.SESSION_MAX_DOWNLOADS,
     sessionMaxDownloadBytes: e.SESSION_MAX_DOWNLOAD_BYTES,
     artifactMaxBytes: e.ARTIFACT_MAX_BYTES,
+    pageMaxHeapMb: e.PAGE_MAX_HEAP_MB === 0 ? undefined : e.PAGE_MAX_HEAP_MB,
     browserUids: uids === 'off' ? undefined : uids,
     browserMaxMemory: memory === 'off' ? undefined : memory,
     sessionMaxPages: e.SESSION_MAX_PAGES,

@@ -28,10 +28,12 @@ export class CaptureTimeoutError extends Error {
   }
 }
 
-/** The page's renderer process crashed (not the whole browser). */
+/** The page's renderer process crashed (not the whole browser): 502 `page crashed: …`. */
 export class PageCrashedError extends Error {
   constructor() {
-    super('the page crashed while rendering');
+    super(
+      'page crashed: its renderer process died (out of memory past PAGE_MAX_HEAP_MB, or a crash in Chromium); the browser is unharmed',
+    );
     this.name = 'PageCrashedError';
   }
 }

@@ -10,7 +10,7 @@ import {
   PageCrashedError,
 } from './capture-errors.js';
 import { screenshotOnPaintedFrame } from './screenshot-retry.js';
-import { BrowserCrashedError, type WarmBrowser } from './warm-browser.js';
+import type { WarmBrowser } from './warm-browser.js';
 
 // One capture in its own browser context: context → page → navigate or set content
 // → waits → styles → capture → close, with every step bounded by the render's deadline and the
@@ -131,14 +131,17 @@ export async function onPage<T>(
 ): Promise<T> {
   const { profile } = job;
   const userAgent = job.userAgent ?? profileUserAgent(await browser.version(), profile);
-  const { context, crashed, close } = await browser.newContext({
-    ...profileContextOptions(profile),
-    userAgent,
-    ...(job.headers !== undefined && { extraHTTPHeaders: job.headers }),
-    ignoreHTTPSErrors: job.ignoreHttpsErrors,
-    proxy: { server: control.proxyUrl },
-    acceptDownloads: false,
-  });
+  const { context, gone, close } = await browser.newContext(
+    {
+      ...profileContextOptions(profile),
+      userAgent,
+      ...(job.headers !== undefined && { extraHTTPHeaders: job.headers }),
+      ignoreHTTPSErrors: job.ignoreHttpsErrors,
+      proxy: { server: control.proxyUrl },
+      acceptDownloads: false,
+    },
+    control.signal,
+  );
   const onAbort = () => void close();
   control.signal.addEventListener('abort', onAbort, { once: true });
   const state = { pageCrashed: false };
@@ -150,7 +153,8 @@ export async function onPage<T>(
     });
     return await run(context, page, job, control, act);
   } catch (err) {
-    if (crashed()) throw new BrowserCrashedError();
+    const browserGone = gone();
+    if (browserGone) throw browserGone;
     if (state.pageCrashed) throw new PageCrashedError();
     if (err instanceof errors.TimeoutError) throw new CaptureTimeoutError();
     throw err;

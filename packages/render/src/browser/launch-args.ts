@@ -34,3 +34,11 @@ export function runtimeLaunchArgs(options: { sandbox: boolean }): string[] {
 export function browserLaunchArgs(proxyUrl: string, options: { sandbox: boolean }): string[] {
   return [...policyLaunchArgs(proxyUrl), ...runtimeLaunchArgs(options)];
 }
+
+/**
+ * Bounds the V8 heap of each page's renderer: a page that allocates past it crashes alone (the
+ * render answers 502 `page crashed`) instead of growing until the machine's memory runs out.
+ */
+export function pageHeapLaunchArgs(maxHeapMb: number): string[] {
+  return [`--js-flags=--max-old-space-size=${maxHeapMb}`];
+}

@@ -114,6 +114,11 @@ export class GuardProxy {
     return proxy;
   }
 
+  /** Listeners open, the main channel included: a figure that must come back down after renders. */
+  get openChannels(): number {
+    return this.#channels.size;
+  }
+
   /** `http://127.0.0.1:<port>` of the main channel. */
   get url(): string {
     if (!this.#main) throw new Error('guard proxy not started');

@@ -12,11 +12,14 @@ export type FailureCause =
   | 'navigation'
   | 'capture'
   | 'browser_crash'
+  | 'browser_hung'
+  | 'page_crash'
   | 'aborted'
   | 'internal';
 
 export class RenderMetrics {
   readonly registry = new Registry();
+  #proxyChannels: () => number = () => 0;
   readonly duration = new Histogram({
     name: 'havn_render_duration_seconds',
     help: 'Time from taking a concurrency slot to the finished capture, by output format.',
@@ -40,6 +43,20 @@ export class RenderMetrics {
     labelNames: ['cause'] as const,
     registers: [this.registry],
   });
+  readonly proxyChannels = new Gauge({
+    name: 'havn_proxy_channels_open',
+    help: 'Guard proxy listeners open (one per render in flight, one per session, one main).',
+    registers: [this.registry],
+    collect: () => {
+      this.proxyChannels.set(this.#proxyChannels());
+    },
+  });
+
+  /** Where havn_proxy_channels_open is read from at each scrape. */
+  countProxyChannels(source: () => number): void {
+    this.#proxyChannels = source;
+  }
+
   readonly refusals = new Counter({
     name: 'havn_proxy_refusals_total',
     help: 'Destinations the guard proxy refused (private address space).',

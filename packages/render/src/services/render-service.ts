@@ -16,6 +16,7 @@ import {
 } from '../browser/capture-errors.js';
 import {
   BrowserCrashedError,
+  BrowserHungError,
   BrowserLaunchError,
   type WarmBrowser,
 } from '../browser/warm-browser.js';
@@ -127,15 +128,19 @@ export class RenderService {
     try {
       const release = await queue.acquire(signal);
       const started = performance.now();
+      let released: Promise<unknown> | undefined;
       try {
-        const done = await this.#withDeadline(job, signal, release, act);
+        const done = await this.#withDeadline(job, signal, act, (settled) => {
+          released = settled;
+        });
         release();
         const value = await after(done);
         const ms = Math.round(performance.now() - started);
         metrics.duration.observe({ format: kind }, ms / 1000);
         return { value, ms };
       } finally {
-        release();
+        if (released) void released.then(release);
+        else release();
       }
     } catch (err) {
       const mapped = signal.aborted ? new ClientGoneError() : this.#map(err);
@@ -144,22 +149,25 @@ export class RenderService {
     }
   }
 
+  /**
+   * Runs `act` under RENDER_TIMEOUT_MS. At the deadline the render answers at once; the capture
+   * is aborted, and `holdSlot` is handed the moment its slot may be given back: when the browser
+   * has let go of the context and answered a probe (or been replaced), or SLOT_GRACE_MS later.
+   */
   async #withDeadline<T>(
     job: CaptureJob,
     clientSignal: AbortSignal,
-    release: () => void,
     act: PageAction<T>,
+    holdSlot: (settled: Promise<unknown>) => void,
   ): Promise<T> {
     const { renderTimeoutMs } = this.#d;
     const abort = new AbortController();
-    const timedOut = { value: false };
     const onClient = () => {
       abort.abort(new ClientGoneError());
     };
     clientSignal.addEventListener('abort', onClient, { once: true });
     const channel = await this.#d.proxy.openChannel();
     let deadlineTimer: NodeJS.Timeout | undefined;
-    let graceTimer: NodeJS.Timeout | undefined;
     const control: CaptureControl = {
       proxyUrl: channel.url,
       deadline: Date.now() + renderTimeoutMs,
@@ -170,32 +178,24 @@ export class RenderService {
       },
     };
     const work = onPage(this.#d.browser, job, control, act).finally(() => {
-      clearTimeout(graceTimer);
       void channel.close();
     });
     const deadline = new Promise<never>((_, reject) => {
       deadlineTimer = setTimeout(() => {
-        timedOut.value = true;
         abort.abort(new CaptureTimeoutError());
-        graceTimer = setTimeout(release, SLOT_GRACE_MS);
+        // A page may simply be slow; a browser that no longer answers is killed and replaced.
+        // The slot waits for that verdict too, so a queued render is not handed a hung browser.
+        const verdict = this.#d.browser.probe();
+        const settled = Promise.all([work.catch(() => undefined), verdict]);
+        holdSlot(Promise.race([settled, sleep(SLOT_GRACE_MS)]));
         reject(new CaptureTimeoutError());
       }, renderTimeoutMs);
     });
     try {
       return await Promise.race([work, deadline]);
-    } catch (err) {
-      if (timedOut.value) throw new CaptureTimeoutError();
-      throw err;
     } finally {
       clearTimeout(deadlineTimer);
       clientSignal.removeEventListener('abort', onClient);
-      // Keep the slot until the browser has let go of the context (or the grace runs out).
-      if (timedOut.value) {
-        await Promise.race([
-          work.catch(() => undefined),
-          new Promise((resolve) => setTimeout(resolve, SLOT_GRACE_MS)),
-        ]);
-      }
     }
   }
 
@@ -207,6 +207,7 @@ export class RenderService {
     if (err instanceof NavigationError) return new HttpError(502, err.message);
     if (err instanceof CaptureInputError) return new HttpError(400, err.message);
     if (err instanceof CaptureFailedError) return new HttpError(502, err.message);
+    if (err instanceof BrowserHungError) return new HttpError(504, err.message);
     if (err instanceof BrowserCrashedError || err instanceof PageCrashedError) {
       return new HttpError(502, err.message);
     }
@@ -235,6 +236,10 @@ function judgeNavigation(urls: readonly string[], channel: ProxyChannel): void {
   if (verdict) throw new NavigationError(verdict.unreachable.reason);
 }
 
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
 function causeOf(err: Error): FailureCause {
   if (err instanceof ClientGoneError) return 'aborted';
   if (!(err instanceof HttpError)) return 'internal';
@@ -243,8 +248,9 @@ function causeOf(err: Error): FailureCause {
     case 400:
       return 'invalid';
     case 504:
-      return 'render_timeout';
+      return /browser/.test(err.message) ? 'browser_hung' : 'render_timeout';
     case 502:
+      if (/page crashed/.test(err.message)) return 'page_crash';
       if (/crashed/.test(err.message)) return 'browser_crash';
       return /^capture failed/.test(err.message) ? 'capture' : 'navigation';
     case 503:
