@@ -2,30 +2,23 @@
 // USER_DATA_DIR on a small tmpfs of its own, filled to the last byte by a file beside the
 // database, then freed. Mounting needs root, as the tests run in CI; a test that cannot mount
 // fails with the reason.
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { mountSmallDisk, type SmallDisk } from '../../../test-support/small-disk.js';
 import { startFormsChild, type FormsChild } from './test-support/forms-child.js';
 import { client, seedForm } from './test-support/forms-server.js';
 
 const site = 'http://site.test';
 const formPath = '/api/orgs/acme/forms/contact';
 
+let disk: SmallDisk;
 let dir: string;
 let forms: FormsChild;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'havn-forms-full-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', dir], { stdio: 'pipe' });
-  } catch (err) {
-    throw new Error(
-      `cannot mount a small tmpfs for the data disk (this test needs root): ${String((err as { stderr?: Buffer }).stderr ?? err)}`,
-      { cause: err },
-    );
-  }
+  disk = mountSmallDisk('havn-forms-full-', '8m');
+  dir = disk.dir;
   // SQLite (no DATABASE_URL), whatever store the rest of this project runs on: its file fills.
   const env = { USER_DATA_DIR: dir, INGEST_RATE_LIMIT_PER_MINUTE: '0' };
   forms = await startFormsChild(env);
@@ -34,27 +27,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await forms.kill('SIGKILL');
-  execFileSync('umount', [dir]);
-  rmSync(dir, { recursive: true, force: true });
+  disk.remove();
 });
-
-/** Writes zeros to `file` until the filesystem refuses; the disk is then full. */
-function fill(file: string): void {
-  const fd = openSync(file, 'w');
-  const chunk = Buffer.alloc(64 * 1024);
-  try {
-    for (let size = chunk.length; size >= 1;) {
-      try {
-        writeSync(fd, chunk, 0, size);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-        size = Math.floor(size / 2);
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
 
 const submit = (name: string) =>
   client(forms.url, null)<{ id: string }>(
@@ -72,7 +46,7 @@ test('a full data disk: ingest answers 503 with Retry-After, reads go on, and it
     before.push(r.body.id);
   }
   const filler = join(dir, 'filler');
-  fill(filler);
+  disk.fill(filler);
 
   // Full: refused honestly, never a 200 without the durable write, never a 500.
   const refused: { status: number; retryAfter: string | null; error: unknown }[] = [];

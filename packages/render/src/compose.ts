@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Logger } from '@havn/shared';
 import { startArtifactSweeper } from './artifacts/artifact-sweeper.js';
 import { CappedArtifactStore } from './artifacts/capped-artifact-store.js';
+import { MonitoredArtifactStore } from './artifacts/monitored-artifact-store.js';
 import { openArtifactStore } from './artifacts/open-artifact-store.js';
 import { BrowserRuntime } from './browser/browser-runtime.js';
 import { Cluster } from './cluster/cluster.js';
@@ -38,7 +39,13 @@ export async function composeServer(options: {
     metrics.registry.setDefaultLabels({ instance: cluster.name });
   }
   const artifacts = await openArtifactStore(config, pool);
-  const store = new CappedArtifactStore(artifacts.store, config.artifactMaxBytes);
+  const store = new MonitoredArtifactStore(
+    new CappedArtifactStore(artifacts.store, config.artifactMaxBytes),
+    (why) => {
+      metrics.storeRefusals.inc({ reason: why });
+      log.warn({ reason: why, error: store.state.error }, 'the artifact store refused a write');
+    },
+  );
   const sweeper = startArtifactSweeper({ store, ttlMs: config.artifactTtlMs, log });
   const proxy = await GuardProxy.start({
     policy: { allowedHosts: config.allowedHosts, allowPrivate: config.allowPrivateNetwork },
@@ -75,6 +82,7 @@ export async function composeServer(options: {
     config,
     log,
     store,
+    storeState: () => store.state,
     browser,
     proxy,
     runtime,

@@ -8,6 +8,7 @@ import {
   type Logger,
 } from '@havn/shared';
 import type { ArtifactStore } from './artifacts/artifact-store.js';
+import type { ArtifactStoreState } from './artifacts/monitored-artifact-store.js';
 import type { Sweeper } from './artifacts/artifact-sweeper.js';
 import { isAuthorized, type AuthSettings } from './auth.js';
 import { hostRefusal, type PublicHosts } from './public-hosts.js';
@@ -37,6 +38,8 @@ export interface ServerDeps {
   config: RenderConfig;
   log: Logger;
   store: ArtifactStore;
+  /** The artifact store's write state, for /healthz (docs/operations.md#the-artifact-disk-is-full). */
+  storeState?: () => ArtifactStoreState;
   browser: WarmBrowser;
   proxy: GuardProxy;
   runtime: BrowserRuntime;
@@ -169,6 +172,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     queue,
     sessionCount,
     memoryBound: deps.runtime.memory.status,
+    artifactStore: deps.storeState ?? (() => ({ state: 'ok' })),
     cluster: deps.cluster,
   });
   const { cluster } = deps;

@@ -44,22 +44,33 @@ export class FsArtifactStore implements ArtifactStore {
     const { bin, json } = this.#paths(id);
     const jsonTmp = join(this.#dir, `.${id}.json.tmp`);
     const describe = (bytes: number) => describeArtifact(id, input, bytes, this.#now());
-    let descriptor: ArtifactDescriptor;
-    if (Buffer.isBuffer(input.body)) {
-      // The bytes go straight to their final name (invisible until the descriptor exists), in
-      // parallel with the descriptor's temporary file: two steps on the render's path, not four.
-      descriptor = describe(input.body.length);
-      await Promise.all([
-        writeFile(bin, input.body),
-        writeFile(jsonTmp, JSON.stringify(descriptor)),
-      ]);
-    } else {
-      await moveFile(input.body.path, bin);
-      descriptor = describe((await stat(bin)).size);
-      await writeFile(jsonTmp, JSON.stringify(descriptor));
+    try {
+      let descriptor: ArtifactDescriptor;
+      if (Buffer.isBuffer(input.body)) {
+        // The bytes go straight to their final name (invisible until the descriptor exists), in
+        // parallel with the descriptor's temporary file: two steps on the render's path, not four.
+        descriptor = describe(input.body.length);
+        const written = await Promise.allSettled([
+          writeFile(bin, input.body),
+          writeFile(jsonTmp, JSON.stringify(descriptor)),
+        ]);
+        const failed = written.find((w) => w.status === 'rejected');
+        if (failed) throw failed.reason;
+      } else {
+        await moveFile(input.body.path, bin);
+        descriptor = describe((await stat(bin)).size);
+        await writeFile(jsonTmp, JSON.stringify(descriptor));
+      }
+      await rename(jsonTmp, json);
+      return descriptor;
+    } catch (err) {
+      // A write that failed (a full disk, mostly) leaves nothing behind: the space goes back at
+      // once rather than at the sweeper's next pass.
+      await Promise.all([rm(bin, { force: true }), rm(jsonTmp, { force: true })]).catch(
+        () => undefined,
+      );
+      throw err;
     }
-    await rename(jsonTmp, json);
-    return descriptor;
   }
 
   async describe(id: string): Promise<ArtifactDescriptor | undefined> {

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { Cluster } from '../cluster/cluster.js';
+import type { ArtifactStoreState } from '../artifacts/monitored-artifact-store.js';
 import type { App } from '../server-context.js';
 import type { RenderQueue } from '../services/render-queue.js';
 
@@ -13,6 +14,17 @@ const MemoryBound = Type.Object(
   { description: 'The memory bound of browsers (docs/render.md#memory-bounds).' },
 );
 
+const ArtifactStoreHealth = Type.Object(
+  {
+    state: Type.Union([Type.Literal('ok'), Type.Literal('full'), Type.Literal('failing')], {
+      description: 'The outcome of its last write: renders answer 507 while full.',
+    }),
+    since: Type.Optional(Type.String({ description: 'Since when, ISO 8601.' })),
+    error: Type.Optional(Type.String({ description: 'The last refusal, while not ok.' })),
+  },
+  { description: 'The artifact store (docs/operations.md#the-artifact-disk-is-full).' },
+);
+
 const Health = Type.Object({
   ok: Type.Boolean(),
   version: Type.String(),
@@ -23,6 +35,7 @@ const Health = Type.Object({
   }),
   uptimeSec: Type.Integer(),
   memoryBound: MemoryBound,
+  artifactStore: ArtifactStoreHealth,
   cluster: Type.Optional(
     Type.Object(
       {
@@ -50,6 +63,7 @@ export function healthRoutes(
     queue: RenderQueue;
     sessionCount: () => number;
     memoryBound: Static<typeof MemoryBound>;
+    artifactStore: () => ArtifactStoreState;
     cluster?: Cluster | undefined;
   },
 ): void {
@@ -66,6 +80,8 @@ export function healthRoutes(
       renders: { inFlight: opts.queue.inFlight, queued: opts.queue.queued },
       uptimeSec: Math.floor((Date.now() - started) / 1000),
       memoryBound: opts.memoryBound,
+      // The service keeps answering while the store refuses writes: 200, with its state here.
+      artifactStore: opts.artifactStore(),
       ...(cluster && {
         cluster: {
           instances: (await cluster.live()).map((i) => ({

@@ -15,7 +15,14 @@ import { clientSignal } from './client-signal.js';
 // POST /v1/pdf/merge (docs/render.md#post-v1pdfmerge). Every input is validated, and every url
 // checked against the private-network policy, before any is rendered; errors name the input.
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
+const errors = {
+  400: ErrorBody,
+  401: ErrorBody,
+  502: ErrorBody,
+  503: ErrorBody,
+  504: ErrorBody,
+  507: ErrorBody,
+};
 
 function bad(message: string): never {
   throw new HttpError(400, message);

@@ -11,7 +11,14 @@ import { prepareOptions, renderProfile, type RenderLimits } from '../services/re
 import type { RenderService } from '../services/render-service.js';
 import { clientSignal } from './client-signal.js';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
+const errors = {
+  400: ErrorBody,
+  401: ErrorBody,
+  502: ErrorBody,
+  503: ErrorBody,
+  504: ErrorBody,
+  507: ErrorBody,
+};
 
 /** POST /v1/render and POST /v1/render/batch (docs/render.md#post-v1render). */
 export function renderRoutes(app: App, service: RenderService, limits: RenderLimits): void {

@@ -57,6 +57,13 @@ export class RenderMetrics {
     this.#proxyChannels = source;
   }
 
+  readonly storeRefusals = new Counter({
+    name: 'havn_artifact_store_refusals_total',
+    help: 'Outputs the artifact store refused to write, by reason (full: 507; failing: 503).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly refusals = new Counter({
     name: 'havn_proxy_refusals_total',
     help: 'Destinations the guard proxy refused (private address space).',
