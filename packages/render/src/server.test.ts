@@ -85,6 +85,8 @@ describe('authentication', () => {
         cgroup: expect.stringMatching(/^v[12]$/) as string,
         bytes: expect.any(Number) as number,
       },
+      // The outcome of the artifact store's last write (docs/operations.md#the-artifact-disk-is-full).
+      artifactStore: { state: 'ok' },
     });
   });
 });
