@@ -33,7 +33,7 @@ export function mountSmallDisk(prefix: string, size: string): SmallDisk {
       const fd = openSync(file, 'w');
       const chunk = Buffer.alloc(64 * 1024);
       try {
-        for (let size = chunk.length; size >= 1; ) {
+        for (let size = chunk.length; size >= 1;) {
           try {
             writeSync(fd, chunk, 0, size);
           } catch (err) {
