@@ -3,13 +3,12 @@
 
 /**
  * The inbox holds an admin session: no site may frame it (clickjacking), and it runs scripts
- * from its own origin only: no other site's file, no eval, no plugin, no <base> redirecting its
- * relative URLs. Inline script is still allowed, because the form preview is a srcdoc frame
- * (which inherits this policy) whose fetch shim is an inline script; once that shim is a file,
- * `'unsafe-inline'` goes (docs/forms.md#page-headers).
+ * from its own origin only: no other site's file, no inline script, no eval, no plugin, no <base>
+ * redirecting its relative URLs. The form preview, a srcdoc frame that inherits this policy, loads
+ * its fetch shim as a file for that reason (docs/forms.md#page-headers).
  */
 export const INBOX_CSP = [
-  "script-src 'self' 'unsafe-inline'",
+  "script-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
