@@ -15,7 +15,7 @@ import { saveDefinition } from './form-admin.js';
 import type { TabProps } from './form-settings.js';
 import { JsonSyntaxError, parseJson } from './json-lines.js';
 import { Preview } from './preview.js';
-import { checkSchema, checkUniqueness, type SchemaProblem } from './schema-check.js';
+import { checkDefinition, type SchemaProblem } from './schema-check.js';
 import { Versions } from './versions.js';
 
 /** Where the format is described, served beside the inbox (docs/definition-format.md). */
@@ -57,9 +57,7 @@ interface Checked {
 function check(text: string, schema: Record<string, unknown> | null): Checked {
   try {
     const parsed = parseJson(text);
-    const found = schema
-      ? [...checkSchema(schema, parsed.value), ...checkUniqueness(parsed.value)]
-      : [];
+    const found = schema ? checkDefinition(schema, parsed.value) : [];
     // The same problem can be found twice (the schema requires some fields in two places).
     const seen = new Set<string>();
     const problems = found.filter((p) => {
@@ -112,10 +110,11 @@ export function DefinitionEditor({ api, info, reload }: TabProps) {
 
   const checked = useMemo(() => check(text, schema), [text, schema]);
   const ok = checked.lines.length === 0 && schema !== null;
-  const [shown, setShown] = useState<unknown>(() => (ok ? checked.value : (stored ?? null)));
-  useEffect(() => {
-    if (ok) setShown(checked.value);
-  }, [ok, checked.value]);
+  // The preview shows the last draft without problems; kept in a ref (not state set by an
+  // effect) so it is the draft's from the very render that checked it.
+  const lastGood = useRef<unknown>(stored ?? null);
+  if (ok) lastGood.current = checked.value;
+  const shown = lastGood.current;
 
   // What this editor last saved, until the reload after a save brings it back as `stored`: a
   // second Save in between is then "No changes" too, not a second request.

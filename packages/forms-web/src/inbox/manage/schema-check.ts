@@ -1,6 +1,8 @@
 // Checks a value against the definition's JSON Schema as the server publishes it
 // (GET /schema/definition.json, docs/definition-format.md), with the keywords that schema uses,
-// plus the two rules the schema states in words: unique logicalNames, unique option values.
+// plus the rules the schema states in words: unique logicalNames, unique option values, and the
+// steps and conditions rules, judged by the server's own module (`logicProblem`).
+import { logicProblem } from '@havn/forms/show-if';
 import type { JsonPath } from './json-lines.js';
 
 export interface SchemaProblem {
@@ -166,4 +168,29 @@ export function checkUniqueness(definition: unknown): SchemaProblem[] {
     }
   });
   return out;
+}
+
+/**
+ * The steps and conditions rules (docs/definition-format.md#steps-and-conditions): every question
+ * on one step, each condition naming only earlier questions. Judged by the module the server
+ * judges with, so the two agree; only once the shape is right, which that module takes for given.
+ */
+export function checkLogic(definition: unknown): SchemaProblem[] {
+  if (!obj(definition) || !Array.isArray(definition.questions)) return [];
+  const problem = logicProblem(
+    definition as { questions: Record<string, unknown>[]; pages?: unknown },
+  );
+  if (problem === null) return [];
+  const split = problem.indexOf(': ');
+  const path = problem
+    .slice(0, split)
+    .split('/')
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+  return [{ path, message: problem.slice(split + 2) }];
+}
+
+/** Every problem the editor shows: the schema's and the uniqueness rules', else the logic's. */
+export function checkDefinition(schema: Record<string, unknown>, value: unknown): SchemaProblem[] {
+  const found = [...checkSchema(schema, value), ...checkUniqueness(value)];
+  return found.length > 0 ? found : checkLogic(value);
 }

@@ -7,7 +7,7 @@ import { CONTACT_DEFINITION } from '../../test-support/definitions.js';
 import { type Stack, startStack } from '../../test-support/stack.js';
 import { originProblem, webhookUrlProblem } from './form-admin.js';
 import { parseJson } from './json-lines.js';
-import { checkSchema, checkUniqueness } from './schema-check.js';
+import { checkDefinition } from './schema-check.js';
 
 let stack: Stack;
 let schema: Record<string, unknown>;
@@ -37,6 +37,26 @@ async function serverSays(definition: unknown): Promise<string | null> {
 }
 
 const question = CONTACT_DEFINITION.questions[0]!;
+const STEPS = {
+  questions: [
+    {
+      logicalName: 'kind',
+      type: 'choice',
+      label: 'Kind',
+      options: [
+        { value: 'business', label: 'A business' },
+        { value: 'private', label: 'Myself' },
+      ],
+    },
+    {
+      logicalName: 'company',
+      type: 'text',
+      label: 'Company',
+      showIf: { question: 'kind', equals: 'business' },
+    },
+  ],
+  pages: [{ title: 'You', questions: ['kind'] }, { questions: ['company'] }],
+};
 const withQuestion = (q: object) => ({ ...CONTACT_DEFINITION, questions: [q] });
 const DEFINITIONS: [string, unknown][] = [
   ['the contact form', CONTACT_DEFINITION],
@@ -64,6 +84,28 @@ const DEFINITIONS: [string, unknown][] = [
   ],
   ['questions as an object', { ...CONTACT_DEFINITION, questions: {} }],
   ['a duplicate logicalName', { ...CONTACT_DEFINITION, questions: [question, question] }],
+  ['steps and a condition', STEPS],
+  [
+    'a step naming an unknown question',
+    { ...STEPS, pages: [{ questions: ['kind', 'company', 'contry'] }] },
+  ],
+  ['a question on no step', { ...STEPS, pages: [{ questions: ['kind'] }] }],
+  [
+    'a question on two steps',
+    { ...STEPS, pages: [{ questions: ['kind', 'company'] }, { questions: ['company'] }] },
+  ],
+  ['an empty step', { ...STEPS, pages: [...STEPS.pages, { questions: [] }] }],
+  ['a condition on a later question', { ...STEPS, pages: [{ questions: ['company', 'kind'] }] }],
+  [
+    'a condition on its own question',
+    {
+      ...STEPS,
+      questions: [
+        STEPS.questions[0],
+        { ...STEPS.questions[1], showIf: { question: 'company', equals: 'x' } },
+      ],
+    },
+  ],
 ];
 
 describe('the definition editor checks as the server does', () => {
@@ -71,7 +113,7 @@ describe('the definition editor checks as the server does', () => {
     const text = JSON.stringify(definition, null, 2);
     const parsed = parseJson(text);
     expect(parsed.value).toEqual(JSON.parse(text));
-    const problems = [...checkSchema(schema, parsed.value), ...checkUniqueness(parsed.value)];
+    const problems = checkDefinition(schema, parsed.value);
     const server = await serverSays(definition);
     if (server === null) expect(problems).toEqual([]);
     else expect(problems.map((p) => p.path.join('/'))).toContain(server);

@@ -5,11 +5,11 @@
 // one's problems are listed under it by name ("Question 3 (Email)").
 import { useRef, useState } from 'preact/hooks';
 import type { SchemaProblem } from '../schema-check.js';
+import { ConditionEditor } from './condition-editor.js';
 import {
   addOption,
   addQuestion,
   deleteQuestion,
-  describePath,
   duplicateQuestion,
   moveQuestion,
   optionsOf,
@@ -20,7 +20,10 @@ import {
   relabelOption,
   setField,
 } from './definition-model.js';
+import { Problems, problemsAt } from './problems.js';
 import { type FieldSpec, QUESTION_TYPES, questionType } from './question-types.js';
+import { StepsEditor } from './steps-editor.js';
+import { canMove, moveInSteps, pagesOf, setStep, stepOf, stepTitle } from './steps-model.js';
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -41,8 +44,8 @@ export function Builder(props: BuilderProps) {
   const dragging = useRef<number | null>(null);
   const savedNames = new Set((props.saved?.questions ?? []).map((q) => text(q.logicalName)));
   const intro = isObject(def.intro) ? def.intro : {};
-  const problemsAt = (prefix: (string | number)[]) =>
-    props.problems.filter((p) => prefix.every((part, n) => p.path[n] === part));
+  const pages = pagesOf(def);
+  const problemsOf = (prefix: (string | number)[]) => problemsAt(props.problems, prefix);
 
   /** After a move, keyboard focus stays on the same button of the moved question. */
   const focusLater = (index: number, selector: string) => {
@@ -56,14 +59,35 @@ export function Builder(props: BuilderProps) {
   const title = (i: number, q: Question = def.questions[i] ?? {}) =>
     `Question ${String(i + 1)} (${text(q.label) || text(q.logicalName) || 'untitled'})`;
 
-  const move = (from: number, to: number, selector: string) => {
-    if (to < 0 || to >= def.questions.length) return;
+  /**
+   * Moves a question onto another's place (dragged), one place up or down (with steps: past the
+   * edge of its step into the next one), or to the end of a step. Keyboard focus stays on the
+   * same control.
+   */
+  const move = (
+    from: number,
+    target: { to: number } | { by: -1 | 1 } | { step: number },
+    selector: string,
+  ) => {
     const q = def.questions[from];
-    onChange(moveQuestion(def, from, to));
+    const next =
+      'step' in target
+        ? setStep(def, from, target.step)
+        : pages
+          ? moveInSteps(def, from, target)
+          : 'to' in target
+            ? moveQuestion(def, from, target.to)
+            : moveQuestion(def, from, from + target.by);
+    if (next === def || !q) return;
+    const at = next.questions.findIndex((x) => x.logicalName === q.logicalName);
+    onChange(next);
+    const step = pagesOf(next) && stepOf(next, at);
     setAnnouncement(
-      `${text(q?.label) || 'Question'} moved to position ${String(to + 1)} of ${String(def.questions.length)}.`,
+      `${text(q.label) || 'Question'} moved to position ${String(at + 1)} of ${String(def.questions.length)}${
+        step !== null && step >= 0 ? `, ${stepTitle(pagesOf(next) ?? [], step)}` : ''
+      }.`,
     );
-    focusLater(to, selector);
+    focusLater(at, selector);
   };
 
   return (
@@ -89,8 +113,17 @@ export function Builder(props: BuilderProps) {
             onChange({ ...def, intro: v === '' ? rest : { ...rest, text: v } });
           }}
         />
-        <Problems def={def} list={problemsAt(['intro'])} />
+        <Problems def={def} list={problemsOf(['intro'])} />
       </section>
+
+      <StepsEditor
+        def={def}
+        problems={props.problems}
+        onChange={(next, said) => {
+          onChange(next);
+          if (said) setAnnouncement(said);
+        }}
+      />
 
       <h3 class="builder-heading">Questions</h3>
       <p class="muted small">
@@ -108,7 +141,7 @@ export function Builder(props: BuilderProps) {
               e.preventDefault();
               const from = dragging.current;
               dragging.current = null;
-              if (from !== null) move(from, i, 'h3');
+              if (from !== null) move(from, { to: i }, 'h3');
             }}
           >
             <div
@@ -125,17 +158,20 @@ export function Builder(props: BuilderProps) {
                 </span>
                 {title(i, q)}
               </h3>
-              <span class="muted small">{questionType(q.type)?.name ?? text(q.type)}</span>
+              <span class="muted small">
+                {questionType(q.type)?.name ?? text(q.type)}
+                {pages && stepOf(def, i) >= 0 && ` · ${stepTitle(pages, stepOf(def, i))}`}
+              </span>
             </div>
             <div class="builder-tools" role="group" aria-label={`${title(i, q)} tools`}>
               <button
                 type="button"
                 class="secondary"
                 data-tool="up"
-                disabled={i === 0}
+                disabled={!canMove(def, i, -1)}
                 aria-label={`Move up: ${title(i, q)}`}
                 onClick={() => {
-                  move(i, i - 1, '[data-tool=up]');
+                  move(i, { by: -1 }, '[data-tool=up]');
                 }}
               >
                 Move up
@@ -144,10 +180,10 @@ export function Builder(props: BuilderProps) {
                 type="button"
                 class="secondary"
                 data-tool="down"
-                disabled={i === def.questions.length - 1}
+                disabled={!canMove(def, i, 1)}
                 aria-label={`Move down: ${title(i, q)}`}
                 onClick={() => {
-                  move(i, i + 1, '[data-tool=down]');
+                  move(i, { by: 1 }, '[data-tool=down]');
                 }}
               >
                 Move down
@@ -184,7 +220,27 @@ export function Builder(props: BuilderProps) {
               savedNames={savedNames}
               onChange={onChange}
             />
-            <Problems def={def} list={problemsAt(['questions', i])} />
+            <div class="builder-fields">
+              {pages && (
+                <StepPicker
+                  id={`b-q${String(i)}-step`}
+                  pages={pages}
+                  step={stepOf(def, i)}
+                  onPick={(p) => {
+                    move(i, { step: p }, '[id$=-step]');
+                  }}
+                />
+              )}
+              <ConditionEditor
+                def={def}
+                index={i}
+                title={(other) => title(def.questions.indexOf(other), other)}
+                onChange={(showIf) => {
+                  onChange(setField(def, i, 'showIf', showIf));
+                }}
+              />
+            </div>
+            <Problems def={def} list={problemsOf(['questions', i])} />
           </li>
         ))}
       </ol>
@@ -217,27 +273,14 @@ export function Builder(props: BuilderProps) {
             onChange(next);
           }}
         />
-        <Problems def={def} list={problemsAt(['thanks'])} />
+        <Problems def={def} list={problemsOf(['thanks'])} />
         <SubmitFields def={def} onChange={onChange} />
-        <Problems def={def} list={problemsAt(['submitFields'])} />
+        <Problems def={def} list={problemsOf(['submitFields'])} />
       </section>
       <p class="sr" role="status">
         {announcement}
       </p>
     </div>
-  );
-}
-
-function Problems(props: { def: Definition; list: SchemaProblem[] }) {
-  if (props.list.length === 0) return null;
-  return (
-    <ul class="builder-problems">
-      {props.list.map((p, n) => (
-        <li key={n} class="error">
-          {describePath(props.def, p.path)}: {p.message}
-        </li>
-      ))}
-    </ul>
   );
 }
 
@@ -594,5 +637,32 @@ function SubmitFields(props: { def: Definition; onChange: (next: Definition) => 
         Add submit field
       </button>
     </fieldset>
+  );
+}
+
+function StepPicker(props: {
+  id: string;
+  pages: NonNullable<ReturnType<typeof pagesOf>>;
+  step: number;
+  onPick: (p: number) => void;
+}) {
+  return (
+    <>
+      <label for={props.id}>Step</label>
+      <select
+        id={props.id}
+        value={String(props.step)}
+        onChange={(e) => {
+          props.onPick(Number(e.currentTarget.value));
+        }}
+      >
+        {props.step < 0 && <option value="-1">On no step</option>}
+        {props.pages.map((_, p) => (
+          <option key={p} value={String(p)}>
+            {stepTitle(props.pages, p)}
+          </option>
+        ))}
+      </select>
+    </>
   );
 }

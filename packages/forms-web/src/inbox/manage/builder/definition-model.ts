@@ -3,6 +3,7 @@
 // is kept as it was. docs/definition-format.md is the format.
 import { idFromName } from '../../slug.js';
 import type { JsonPath } from '../json-lines.js';
+import { pagesOf, placeQuestion, renameReferences, unplaceQuestion } from './steps-model.js';
 
 export type Question = Record<string, unknown>;
 export interface Definition extends Record<string, unknown> {
@@ -54,7 +55,7 @@ export function relabel(
   label: string,
   saved: ReadonlySet<string>,
 ): Definition {
-  return withQuestions(
+  const next = withQuestions(
     def,
     def.questions.map((q, n) => {
       if (n !== index) return q;
@@ -71,11 +72,25 @@ export function relabel(
         : { ...q, label };
     }),
   );
+  return followName(def, next, index);
+}
+
+/**
+ * The question at `index` got a new logicalName: its steps and the conditions that name it follow.
+ * Not while either name is another question's too (that is a problem the check names; following
+ * then would take the other question's references along).
+ */
+function followName(before: Definition, after: Definition, index: number): Definition {
+  const from = text(before.questions[index]?.logicalName);
+  const to = text(after.questions[index]?.logicalName);
+  const others = names(after, index);
+  if (from === to || to === '' || others.has(from) || others.has(to)) return after;
+  return renameReferences(after, from, to);
 }
 
 /** Sets (or, for undefined, removes) one field of one question. */
 export function setField(def: Definition, index: number, key: string, value: unknown): Definition {
-  return withQuestions(
+  const next = withQuestions(
     def,
     def.questions.map((q, n) => {
       if (n !== index) return q;
@@ -83,12 +98,17 @@ export function setField(def: Definition, index: number, key: string, value: unk
       return value === undefined ? rest : { ...q, [key]: value };
     }),
   );
+  return key === 'logicalName' ? followName(def, next, index) : next;
 }
 
+/** A new last question (on the last step, when the form has steps). */
 export function addQuestion(def: Definition, question: Question): Definition {
   const label = text(question.label);
   const logicalName = unique(nameFromLabel(label), names(def));
-  return withQuestions(def, [...def.questions, { ...question, logicalName }]);
+  return placeQuestion(
+    withQuestions(def, [...def.questions, { ...question, logicalName }]),
+    logicalName,
+  );
 }
 
 export function moveQuestion(def: Definition, from: number, to: number): Definition {
@@ -110,14 +130,17 @@ export function duplicateQuestion(def: Definition, index: number): Definition {
   };
   const questions = [...def.questions];
   questions.splice(index + 1, 0, copy);
-  return withQuestions(def, questions);
+  return placeQuestion(withQuestions(def, questions), copy.logicalName, text(q.logicalName));
 }
 
+/** Conditions that named the question stay, for the check to name (not silently dropped). */
 export function deleteQuestion(def: Definition, index: number): Definition {
-  return withQuestions(
+  const name = text(def.questions[index]?.logicalName);
+  const next = withQuestions(
     def,
     def.questions.filter((_, n) => n !== index),
   );
+  return pagesOf(next) ? unplaceQuestion(next, name) : next;
 }
 
 export interface Option {
@@ -166,8 +189,20 @@ export function describePath(def: unknown, path: JsonPath): string {
     const q = asDefinition(def)?.questions[index];
     const name = text(q?.label) || text(q?.logicalName);
     const where = `Question ${String(index + 1)}${name ? ` (${name})` : ''}`;
+    if (rest[0] === 'showIf') return conditionPlace(where, rest.slice(1));
     if (rest[0] === 'options' && typeof rest[1] === 'number') {
       return `${where}, option ${String(rest[1] + 1)}${rest[2] !== undefined ? ` ${String(rest[2])}` : ''}`;
+    }
+    return rest.length ? `${where}, ${rest.join('/')}` : where;
+  }
+  if (head === 'pages') {
+    if (typeof index !== 'number') return 'Steps';
+    const d = asDefinition(def);
+    const title = text((d && pagesOf(d)?.[index])?.title);
+    const where = `Step ${String(index + 1)}${title ? ` (${title})` : ''}`;
+    if (rest[0] === 'showIf') return conditionPlace(where, rest.slice(1));
+    if (rest[0] === 'questions' && typeof rest[1] === 'number') {
+      return `${where}, question ${String(rest[1] + 1)} of the step`;
     }
     return rest.length ? `${where}, ${rest.join('/')}` : where;
   }
@@ -176,4 +211,10 @@ export function describePath(def: unknown, path: JsonPath): string {
   if (head === 'submitFields')
     return path.length > 1 ? `Submit field ${String(path[1])}` : 'Submit fields';
   return path.length ? path.join('/') : 'The definition';
+}
+
+/** "Question 4 (VAT), condition" with, for a nested one, where in it: "condition all/1". */
+function conditionPlace(where: string, inside: JsonPath): string {
+  const at = inside.filter((part) => part !== 'question');
+  return at.length ? `${where}, condition ${at.join('/')}` : `${where}, condition`;
 }
