@@ -153,6 +153,75 @@ describe('email notices through a real SMTP server', () => {
     expect(parsed.text).toContain('<script>alert(1)</script>'); // plain text shows it as typed
   });
 
+  test("choices read as their options' labels, from the definition version the answers were sent against", async () => {
+    const survey = '/api/orgs/acme/forms/survey';
+    const size = (label: string) => ({
+      logicalName: 'size',
+      type: 'choice',
+      label: 'Company size',
+      options: [
+        { value: 'small', label: '1 to 10' },
+        { value: 'mid', label },
+      ],
+    });
+    const definition = (label: string) => ({
+      intro: { title: 'Survey' },
+      questions: [
+        { logicalName: 'name', type: 'text', label: 'Your name' },
+        size(label),
+        {
+          logicalName: 'channels',
+          type: 'choice',
+          multiple: true,
+          label: 'How can we reach you?',
+          options: [
+            { value: 'email', label: 'By email' },
+            { value: 'phone', label: 'By phone' },
+          ],
+        },
+      ],
+    });
+    const put = await client(s.url)('PUT', survey, {
+      name: 'Survey',
+      allowedOrigins: [site],
+      webhooks: [],
+      notify: ['ops@example.test'],
+      definition: definition('11 to 50'),
+    });
+    expect(put.body).toMatchObject({ id: 'survey', definitionVersion: 1 });
+    const send = async () => {
+      const r = await client(s.url, null)<{ id: string }>(
+        'POST',
+        `${survey}/submissions`,
+        { name: 'Grace', size: 'mid', channels: ['phone', 'email'], submitFields: { _gotcha: '' } },
+        { origin: site },
+      );
+      expect(r.status).toBe(200);
+      return r.body.id;
+    };
+    const first = await send();
+    // A later version renames the option: the first submission's notice keeps its own label.
+    const v2 = await client(s.url)('PUT', `${survey}/definition`, definition('11 to 50 people'));
+    expect(v2.status).toBe(200);
+    const second = await send();
+    const textOf = async (id: string) => {
+      const [mail] = await waitFor(() => {
+        const found = mailsOf(sink, id);
+        return found.length > 0 ? found : undefined;
+      });
+      return simpleParser(mail!.raw);
+    };
+    const one = await textOf(first);
+    expect(one.text).toContain('Company size:\n  11 to 50\n');
+    expect(one.text).toContain('How can we reach you?:\n  By phone, By email\n');
+    expect(one.html).toContain('>11 to 50</td>');
+    expect(one.html).toContain('>By phone, By email</td>');
+    // No raw value in place of a label.
+    expect(one.text).not.toMatch(/\bmid\b|\bphone, email\b/);
+    const two = await textOf(second);
+    expect(two.text).toContain('Company size:\n  11 to 50 people\n');
+  });
+
   test('spam never mails', async () => {
     const spam = await submit(s, { name: 'Bot', submitFields: { _gotcha: 'filled' } });
     const real = await submit(s, { name: 'After the bot', submitFields: { _gotcha: '' } });
