@@ -61,7 +61,9 @@ async function inIsolatedWorld<T>(page: Page, expression: string): Promise<T> {
     }
     return answer.result.value as T;
   } finally {
-    await cdp.detach().catch(() => undefined);
+    // Not awaited: the answer is in hand, and closing the context detaches the session anyway;
+    // waiting would add a round trip to Chromium to every reading (docs/benchmarks.md#render).
+    void cdp.detach().catch(() => undefined);
   }
 }
 
