@@ -126,6 +126,13 @@ function logMemoryBound(log: Logger, runtime: BrowserRuntime): void {
       { memoryBound: status },
       `each browser runs in a memory cgroup (${status.cgroup}) bounded to ${String(status.bytes)} bytes`,
     );
+  } else if (status.sharedBytes !== undefined) {
+    // A container's (or unit's) own limit: a browser over it cannot take the host down, only
+    // this service's own processes, so this is how such a deployment is meant to run.
+    log.info(
+      { memoryBound: status },
+      `browsers have no memory cgroup of their own (${status.reason}); the service's own memory limit, ${String(status.sharedBytes)} bytes, bounds them together (docs/render.md#memory-bounds)`,
+    );
   } else {
     log.warn(
       { memoryBound: status },

@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../test-support/service.js';
 import { BrowserMemory } from './memory-cgroup.js';
@@ -37,20 +41,58 @@ describe('the warm browser over its memory bound', () => {
 });
 
 describe('where no memory cgroup can be had', () => {
+  const nowhere = { root: '/nonexistent' };
+
   it('says why, and bounds nothing', () => {
-    expect(BrowserMemory.detect(undefined, { switchesUser: true }).status).toEqual({
+    expect(BrowserMemory.detect(undefined, { switchesUser: true, ...nowhere }).status).toEqual({
       enforced: false,
       reason: 'BROWSER_MAX_MEMORY=off',
     });
-    expect(BrowserMemory.detect(1 << 30, { switchesUser: false }).status).toEqual({
+    expect(BrowserMemory.detect(1 << 30, { switchesUser: false, ...nowhere }).status).toEqual({
       enforced: false,
       reason: 'browsers run as the service user (not root, or BROWSER_UIDS=off)',
     });
-    const none = BrowserMemory.detect(1 << 30, { switchesUser: true, root: '/nonexistent' });
+    const none = BrowserMemory.detect(1 << 30, { switchesUser: true, ...nowhere });
     expect(none.status).toEqual({
       enforced: false,
       reason: 'the host has no memory controller this process can reach',
     });
     expect(none.create()).toBeUndefined();
+  });
+
+  // A container not run as root: its browsers share the container's own limit, which the status
+  // names so that the start-up log can say they are bounded. The hierarchy is a folder laid out as
+  // the kernel's along this process's own cgroup path (from /proc/self/cgroup, which detect reads):
+  // "none" on the service's own cgroup, as the kernel writes it, and a limit on the one above.
+  it("names the limit on the service's own cgroup, the tightest above it", async () => {
+    const fake = await mkdtemp(join(tmpdir(), 'havn-cgroup-'));
+    try {
+      const lines = readFileSync('/proc/self/cgroup', 'utf8').trim().split('\n');
+      const v1 = lines
+        .map((line) => /^\d+:([^:]*):(.*)$/.exec(line))
+        .find((m) => m?.[1]?.split(',').includes('memory'))?.[2];
+      const mount = v1 !== undefined ? join(fake, 'memory') : fake;
+      const own = join(mount, v1 ?? lines.find((l) => l.startsWith('0::'))?.slice(3) ?? '/');
+      const limitFile = v1 !== undefined ? 'memory.limit_in_bytes' : 'memory.max';
+      const none = v1 !== undefined ? '9223372036854771712\n' : 'max\n';
+      if (v1 === undefined) await writeFile(join(fake, 'cgroup.controllers'), 'cpu memory pids\n');
+      await mkdir(own, { recursive: true });
+      // Above the service's cgroup, or on it when it is the root of what the service sees.
+      const above = own === mount ? own : dirname(own);
+      if (above !== own) await writeFile(join(own, limitFile), none);
+      await writeFile(join(above, limitFile), `${String(768 * 1024 * 1024)}\n`);
+      expect(BrowserMemory.detect(1 << 30, { switchesUser: false, root: fake }).status).toEqual({
+        enforced: false,
+        reason: 'browsers run as the service user (not root, or BROWSER_UIDS=off)',
+        sharedBytes: 768 * 1024 * 1024,
+      });
+      // "No limit" as the kernel writes it bounds nothing.
+      await writeFile(join(above, limitFile), none);
+      expect(
+        BrowserMemory.detect(1 << 30, { switchesUser: false, root: fake }).status,
+      ).not.toHaveProperty('sharedBytes');
+    } finally {
+      await rm(fake, { recursive: true, force: true });
+    }
   });
 });

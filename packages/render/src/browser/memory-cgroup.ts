@@ -7,7 +7,8 @@ import {
   rmdirSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
 
 // A memory bound per browser (docs/render.md#memory-bounds): each browser, the warm one for
 // renders and each session's, runs in a memory cgroup of its own, which the launcher joins
@@ -20,15 +21,43 @@ import { join } from 'node:path';
 // can be made (not root, a container without a writable cgroup), the service says so at start
 // and in /healthz, and browsers run unbounded.
 
-/** What the service could arrange, for the start-up log and /healthz. */
+/**
+ * What the service could arrange, for the start-up log and /healthz. Without a cgroup per browser,
+ * `sharedBytes` is the memory limit of the service's own cgroup (a container's, a systemd unit's
+ * MemoryMax) when it has one: it bounds the service and its browsers together.
+ */
 export type MemoryBoundStatus =
   | { readonly enforced: true; readonly cgroup: 'v1' | 'v2'; readonly bytes: number }
-  | { readonly enforced: false; readonly reason: string };
+  | { readonly enforced: false; readonly reason: string; readonly sharedBytes?: number };
 
 interface Hierarchy {
   readonly version: 'v1' | 'v2';
-  /** The service's own cgroup in the memory hierarchy. */
+  /** Where the memory hierarchy is mounted. */
+  readonly mount: string;
+  /** The service's own cgroup in it. */
   readonly own: string;
+}
+
+/**
+ * `path` (as /proc/self/cgroup names it) under the mount at `mountPoint`. A container sees only
+ * its own cgroup, mounted as the root of the hierarchy, while /proc/self/cgroup still names the
+ * host's full path: /proc/self/mountinfo says which part of the path the mount leaves out.
+ */
+function underMount(mountPoint: string, path: string): string {
+  let mounted = '/';
+  try {
+    for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+      const [, , , root, point] = line.split(' ');
+      if (point === mountPoint && root !== undefined) mounted = root;
+    }
+  } catch {
+    // No mountinfo: the hierarchy is taken as mounted whole.
+  }
+  const inside =
+    mounted !== '/' && (path === mounted || path.startsWith(`${mounted}/`))
+      ? path.slice(mounted.length)
+      : path;
+  return join(mountPoint, inside);
 }
 
 /** Where this process's memory cgroup is, from /proc/self/cgroup and the mounts under /sys/fs/cgroup. */
@@ -42,8 +71,9 @@ function findHierarchy(root: string): Hierarchy | string {
   for (const line of lines) {
     const [, controllers, path] = /^\d+:([^:]*):(.*)$/.exec(line) ?? [];
     if (path === undefined) continue;
-    if (controllers?.split(',').includes('memory') && existsSync(join(root, 'memory'))) {
-      return { version: 'v1', own: join(root, 'memory', path) };
+    const mount = join(root, 'memory');
+    if (controllers?.split(',').includes('memory') && existsSync(mount)) {
+      return { version: 'v1', mount, own: underMount(mount, path) };
     }
   }
   const unified = lines.find((line) => line.startsWith('0::'))?.slice(3);
@@ -55,11 +85,35 @@ function findHierarchy(root: string): Hierarchy | string {
         existsSync(controllers) &&
         readFileSync(controllers, 'utf8').split(/\s+/).includes('memory')
       ) {
-        return { version: 'v2', own: join(mount, unified) };
+        return { version: 'v2', mount, own: underMount(mount, unified) };
       }
     }
   }
   return 'the host has no memory controller this process can reach';
+}
+
+/** v1 writes "no limit" as the largest page count in bytes (about 2^63); anything near is none. */
+const NO_LIMIT = 2 ** 62;
+
+/**
+ * The tightest memory limit on the service's own cgroup and those above it, up to the mount; or
+ * undefined when none is below the machine's memory (a limit the machine cannot reach bounds
+ * nothing).
+ */
+function ownLimit(hierarchy: Hierarchy): number | undefined {
+  const file = hierarchy.version === 'v2' ? 'memory.max' : 'memory.limit_in_bytes';
+  let tightest: number | undefined;
+  for (let dir = hierarchy.own; ; dir = dirname(dir)) {
+    try {
+      const bytes = Number(readFileSync(join(dir, file), 'utf8').trim());
+      // `max` (v2's none) reads as NaN.
+      if (Number.isFinite(bytes) && bytes < NO_LIMIT) tightest = Math.min(tightest ?? bytes, bytes);
+    } catch {
+      // The root cgroup has no limit file.
+    }
+    if (dir === hierarchy.mount || !dir.startsWith(hierarchy.mount)) break;
+  }
+  return tightest !== undefined && tightest < totalmem() ? tightest : undefined;
 }
 
 function alive(pid: number): boolean {
@@ -234,13 +288,20 @@ export class BrowserMemory {
     bytes: number | undefined,
     options: { switchesUser: boolean; root?: string },
   ): BrowserMemory {
-    const off = (reason: string) =>
-      new BrowserMemory({ enforced: false, reason }, undefined, undefined);
+    const found = findHierarchy(options.root ?? '/sys/fs/cgroup');
+    const off = (reason: string) => {
+      const shared = typeof found === 'string' ? undefined : ownLimit(found);
+      const status = { enforced: false as const, reason };
+      return new BrowserMemory(
+        shared === undefined ? status : { ...status, sharedBytes: shared },
+        undefined,
+        undefined,
+      );
+    };
     if (bytes === undefined) return off('BROWSER_MAX_MEMORY=off');
     // Only the launcher that switches uid (run as root) joins the cgroup before exec.
     if (!options.switchesUser)
       return off('browsers run as the service user (not root, or BROWSER_UIDS=off)');
-    const found = findHierarchy(options.root ?? '/sys/fs/cgroup');
     if (typeof found === 'string') return off(found);
     // The pid, so that a later start can tell a dead service's folder; and a suffix, since one
     // process may hold several services (tests do).

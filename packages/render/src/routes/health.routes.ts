@@ -9,7 +9,15 @@ const MemoryBound = Type.Object(
     enforced: Type.Boolean({ description: 'Each browser runs in a memory cgroup of its own.' }),
     cgroup: Type.Optional(Type.Union([Type.Literal('v1'), Type.Literal('v2')])),
     bytes: Type.Optional(Type.Integer({ description: 'BROWSER_MAX_MEMORY, per browser.' })),
-    reason: Type.Optional(Type.String({ description: 'Why browsers run unbounded.' })),
+    reason: Type.Optional(
+      Type.String({ description: 'Why browsers have no cgroup of their own.' }),
+    ),
+    sharedBytes: Type.Optional(
+      Type.Integer({
+        description:
+          "Without a cgroup per browser: the service's own memory limit (a container's), which bounds it and its browsers together.",
+      }),
+    ),
   },
   { description: 'The memory bound of browsers (docs/render.md#memory-bounds).' },
 );
