@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { axeViolations } from '../test-support/axe.js';
 import { launchBrowser, PHONE } from '../test-support/browser.js';
 import { ensureBuilt } from '../test-support/build.js';
+import { dragOntoCardAbove } from '../test-support/builder-drag.js';
 import { type Stack, startStack } from '../test-support/stack.js';
 
 let browser: Browser;
@@ -166,13 +167,12 @@ it('adds a file question with its types and limits and drags it first; the JSON 
   await page.locator('#b-q3-accept').fill('application/pdf, .docx');
   await page.locator('#b-q3-maxFiles').fill('2');
   await page.getByText('No problems found.').waitFor();
-  // Dragged by its heading onto the first card, it becomes the first question (the drag's
-  // events as the browser sends them, with one DataTransfer).
-  const dataTransfer = await page.evaluateHandle(() => new DataTransfer());
-  await page.locator('.builder-card-head').nth(3).dispatchEvent('dragstart', { dataTransfer });
-  await page.locator('.builder-card').nth(0).dispatchEvent('dragover', { dataTransfer });
-  await page.locator('.builder-card').nth(0).dispatchEvent('drop', { dataTransfer });
-  await page.getByRole('heading', { name: 'Question 1 (Your CV)' }).waitFor();
+  // Dragged with the mouse by its heading onto the card above it, three times over, it becomes
+  // the first question.
+  for (const place of [3, 2, 1]) {
+    await dragOntoCardAbove(page, place);
+    await page.getByRole('heading', { name: `Question ${String(place)} (Your CV)` }).waitFor();
+  }
   await page.getByRole('tab', { name: 'Advanced (JSON)' }).click();
   const json = JSON.parse(await page.getByLabel('Definition (JSON)').inputValue()) as {
     questions: unknown[];

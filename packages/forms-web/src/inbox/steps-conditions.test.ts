@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { axeViolations } from '../test-support/axe.js';
 import { launchBrowser, PHONE } from '../test-support/browser.js';
 import { ensureBuilt } from '../test-support/build.js';
+import { dragOntoCardAbove } from '../test-support/builder-drag.js';
 import { type Stack, startStack } from '../test-support/stack.js';
 
 let browser: Browser;
@@ -174,6 +175,22 @@ async function stepsAndConditions(name: string, options: BrowserContextOptions):
     .getByText('Step 2 (Details)')
     .waitFor();
   await page.getByText('No problems found.').waitFor();
+
+  // Dragged with the mouse onto a card of the step before, a question joins that step; two
+  // Move downs take it back.
+  if (!options.isMobile) {
+    await dragOntoCardAbove(page, 2);
+    await card('Question 2 (Email)')
+      .locator('.builder-card-head')
+      .getByText('Step 1 (You)')
+      .waitFor();
+    await page.getByRole('button', { name: 'Move down: Question 2 (Email)' }).click();
+    await page.getByRole('button', { name: 'Move down: Question 3 (Email)' }).click();
+    await card('Question 3 (Email)')
+      .locator('.builder-card-head')
+      .getByText('Step 2 (Details)')
+      .waitFor();
+  }
 
   // A third step, empty: a problem named by the step; removed, it is gone.
   await page.getByRole('button', { name: 'Add step' }).click();
