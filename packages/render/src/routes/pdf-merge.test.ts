@@ -136,6 +136,11 @@ describe('POST /v1/pdf/merge', () => {
       /^inputs\[1\]: pdf\.headerTemplate is 70000 bytes; the limit is 65536$/,
     ],
     [
+      'a bad selector',
+      [{ html: '<p>x</p>' }, { html: '<p>y</p>', waitForSelector: 'p[[' }],
+      /^inputs\[1\]: waitForSelector is not a valid selector/,
+    ],
+    [
       'a bad profile',
       [{ html: '<p>x</p>', profile: 'huge' }],
       /^inputs\[0\]: profile "huge" is not a built-in profile/,
