@@ -67,7 +67,7 @@ describe('Recorder', () => {
     clock.t = 103;
     await recorder.stop();
     expect(recorder.frameCount).toBe(6);
-    const video = await recorder.stitch('/usr/bin/ffmpeg');
+    const video = await recorder.stitch({ path: '/usr/bin/ffmpeg', timeoutMs: 60_000 });
     expect(await duration(video!)).toBeCloseTo(3, 0);
   });
 
@@ -83,7 +83,7 @@ describe('Recorder', () => {
     expect(source.stopped).toBe(true);
     source.emit(202);
     clock.t = 205;
-    const video = await recorder.stitch('/usr/bin/ffmpeg');
+    const video = await recorder.stitch({ path: '/usr/bin/ffmpeg', timeoutMs: 60_000 });
     expect(recorder.frameCount).toBe(3);
     expect(await duration(video!)).toBeLessThan(1.5);
   });
@@ -93,7 +93,7 @@ describe('Recorder', () => {
     const recorder = await recorderIn('still', { fps: 10, maxFrames: 100 }, clock);
     await recorder.start(scripted());
     clock.t = 302;
-    const video = await recorder.stitch('/usr/bin/ffmpeg');
+    const video = await recorder.stitch({ path: '/usr/bin/ffmpeg', timeoutMs: 60_000 });
     expect(recorder.frameCount).toBe(1);
     expect(await duration(video!)).toBeCloseTo(2, 0);
   });

@@ -58,7 +58,8 @@ export class Recorder {
   async stop(): Promise<void> {
     const screencast = this.screencast;
     this.screencast = undefined;
-    await screencast?.stop();
+    // A browser that died (killed, crashed) has no screencast left to stop; its frames are kept.
+    await screencast?.stop().catch(() => undefined);
     this.stopTime ??= this.now() / 1000;
     if (this.pending && this.frames.length < this.options.maxFrames) this.keep(this.pending);
     this.pending = undefined;
@@ -66,7 +67,7 @@ export class Recorder {
   }
 
   /** Stitches what was recorded; undefined when the page never painted a frame. */
-  async stitch(ffmpegPath: string): Promise<string | undefined> {
+  async stitch(ffmpeg: { path: string; timeoutMs: number }): Promise<string | undefined> {
     await this.stop();
     if (this.frames.length === 0 && this.source) {
       // Chromium sends screencast frames only when something paints: a page that stayed still
@@ -83,7 +84,8 @@ export class Recorder {
       startTime: this.startTime,
       stopTime: this.stopTime ?? this.now() / 1000,
       dir: this.dir,
-      ffmpegPath,
+      ffmpegPath: ffmpeg.path,
+      timeoutMs: ffmpeg.timeoutMs,
     });
   }
 
@@ -91,9 +93,9 @@ export class Recorder {
   async store(
     artifacts: ArtifactStore,
     owner: { session: string; labels: Labels },
-    ffmpegPath: string,
+    ffmpeg: { path: string; timeoutMs: number },
   ): Promise<ArtifactDescriptor | undefined> {
-    const video = await this.stitch(ffmpegPath);
+    const video = await this.stitch(ffmpeg);
     if (!video) return undefined;
     return artifacts.put({ contentType: 'video/mp4', ...owner, body: { path: video } });
   }

@@ -55,6 +55,8 @@ export interface SessionManagerDeps {
   navigationTimeoutMs?: number;
   /** How long a session screenshot waits for its `selector`; default 10 s. */
   screenshotTimeoutMs?: number;
+  /** How long stitching a recording may take on close before ffmpeg is killed (2 min). */
+  stitchTimeoutMs?: number;
   reaperIntervalMs?: number;
   now?: () => number;
   /** Parent of each session's own temp dir; default the OS temp dir. */
@@ -70,6 +72,8 @@ export type CreateSessionInput = CreateSessionBody;
 export type ScreenshotInput = ScreenshotBody;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Bound on stitching a recording at close (docs/operations.md#ffmpeg-fails-at-stitch-time). */
+const STITCH_TIMEOUT_MS = 120_000;
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
@@ -347,14 +351,26 @@ export class SessionManager {
         ?.store(
           this.deps.artifacts,
           { session: session.id, labels: session.labels },
-          this.deps.config.ffmpegPath,
+          {
+            path: this.deps.config.ffmpegPath,
+            timeoutMs: this.deps.stitchTimeoutMs ?? STITCH_TIMEOUT_MS,
+          },
         )
         .catch((err: unknown) => {
-          this.deps.log.error({ session: session.id, err }, 'recording could not be stitched');
+          // docs/operations.md#ffmpeg-fails-at-stitch-time: the session closes all the same, and
+          // its events (readable after the close) say the video is missing and why.
+          const reason = err instanceof Error ? err.message : String(err);
+          session.record(`the recording could not be stitched into a video: ${reason}`);
+          this.deps.log.error(
+            { session: session.id, err: reason },
+            'recording could not be stitched',
+          );
         });
       if (video) session.artifacts.push(video);
       await session.browser.close();
       await session.cleanup();
+      // Again, with what closing added to the events (a video that could not be made).
+      this.closed.add(session.id, how, session.events);
       this.deps.log.info(
         { session: session.id, how, artifacts: session.artifacts.map((a) => a.id) },
         `session closed (${how})`,

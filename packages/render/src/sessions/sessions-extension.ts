@@ -10,7 +10,10 @@ import { sessionRoutes } from './sessions.routes.js';
 
 /** Test and bench knobs; production takes everything from the service context. */
 export type SessionsExtensionOverrides = Partial<
-  Pick<SessionManagerDeps, 'reaperIntervalMs' | 'screenshotTimeoutMs' | 'tmpDir'>
+  Pick<
+    SessionManagerDeps,
+    'reaperIntervalMs' | 'screenshotTimeoutMs' | 'stitchTimeoutMs' | 'tmpDir'
+  >
 >;
 
 export function sessionsExtension(

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,7 @@ describe('video stitcher', () => {
       stopTime: 1004,
       dir,
       ffmpegPath: '/usr/bin/ffmpeg',
+      timeoutMs: 60_000,
     });
     const mp4 = await readFile(output);
     expect(mp4.subarray(4, 8).toString('latin1')).toBe('ftyp');
@@ -83,7 +84,42 @@ describe('video stitcher', () => {
         stopTime: 2,
         dir,
         ffmpegPath: '/nonexistent/ffmpeg',
+        timeoutMs: 60_000,
       }),
-    ).rejects.toThrow(/ENOENT/);
+    ).rejects.toThrow('ffmpeg could not be started (ENOENT: /nonexistent/ffmpeg)');
+  });
+
+  // docs/operations.md#ffmpeg-fails-at-stitch-time: an ffmpeg that dies by a signal, or that never
+  // finishes, fails the stitch within its bound and says which.
+  it('reports an ffmpeg killed by a signal', async () => {
+    const killed = join(dir, 'ffmpeg-killed.sh');
+    await writeFile(killed, '#!/bin/sh\nkill -KILL $$\n', { mode: 0o755 });
+    await expect(
+      stitchVideo({
+        frames: [{ path: frames[0]!, timestamp: 1 }],
+        startTime: 1,
+        stopTime: 2,
+        dir,
+        ffmpegPath: killed,
+        timeoutMs: 60_000,
+      }),
+    ).rejects.toThrow('ffmpeg was killed (SIGKILL)');
+  });
+
+  it('kills an ffmpeg that does not finish within its bound', async () => {
+    const stuck = join(dir, 'ffmpeg-stuck.sh');
+    await writeFile(stuck, '#!/bin/sh\nexec sleep 60\n', { mode: 0o755 });
+    const started = Date.now();
+    await expect(
+      stitchVideo({
+        frames: [{ path: frames[0]!, timestamp: 1 }],
+        startTime: 1,
+        stopTime: 2,
+        dir,
+        ffmpegPath: stuck,
+        timeoutMs: 500,
+      }),
+    ).rejects.toThrow('ffmpeg did not finish within 500 ms');
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

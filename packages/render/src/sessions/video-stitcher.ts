@@ -23,6 +23,8 @@ export interface StitchInput {
   /** Where the list file and the mp4 go. */
   dir: string;
   ffmpegPath: string;
+  /** ffmpeg is killed past this, so closing a session never waits on a stuck encoder. */
+  timeoutMs: number;
 }
 
 /** The pixel size of a baseline or progressive JPEG (its SOFn segment), or undefined. */
@@ -103,12 +105,25 @@ export async function stitchVideo(input: StitchInput): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     const child = spawn(input.ffmpegPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, input.timeoutMs);
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2000);
     });
-    child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(
+        new Error(`ffmpeg could not be started (${err.code ?? err.message}: ${input.ffmpegPath})`),
+      );
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
       if (code === 0) resolve();
+      else if (timedOut) reject(new Error(`ffmpeg did not finish within ${input.timeoutMs} ms`));
+      else if (signal) reject(new Error(`ffmpeg was killed (${signal})`));
       else reject(new Error(`ffmpeg exited with ${code}: ${stderr.trim()}`));
     });
   });
