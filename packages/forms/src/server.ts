@@ -4,7 +4,6 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   closeKeepAliveOnClose,
-  HttpError,
   installErrorHandler,
   untrustedHost,
   type Logger,
@@ -52,6 +51,7 @@ import { FileLinks } from './services/uploads/file-links.js';
 import { WebhookLogService } from './services/webhook-log.service.js';
 import { openFileBytes } from './store/open-file-bytes.js';
 import type { Store } from './store/store.js';
+import { formsErrors } from './errors.js';
 
 export interface ServerDeps {
   config: FormsConfig;
@@ -112,7 +112,9 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     const hosts = { baseUrl: config.publicBaseUrl, allowed: config.allowedPublicHosts };
     app.addHook('onRequest', (request, _reply, next) => {
       const refusal = untrustedHost(request.raw, hosts);
-      next(refusal === undefined ? undefined : new HttpError(403, refusal));
+      next(
+        refusal === undefined ? undefined : formsErrors.error('HOST_REFUSED', { reason: refusal }),
+      );
     });
   }
 
@@ -136,13 +138,13 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     try {
       done(null, JSON.parse(raw.toString('utf8')));
     } catch {
-      done(new HttpError(400, 'body is not valid JSON'), undefined);
+      done(formsErrors.error('BODY_NOT_JSON'), undefined);
     }
   });
 
   // docs/forms.md#plain-html-posts: the ingest route also takes a plain HTML form's body, kept as
   // its bytes and read on the writer thread like JSON; every other route answers it 415.
-  const notJson = () => new HttpError(415, 'body must be JSON (Content-Type: application/json)');
+  const notJson = () => formsErrors.error('BODY_NOT_JSON_TYPE');
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'buffer' },

@@ -21,6 +21,9 @@ describe('installErrorHandler', () => {
     app.get('/teapot', () => {
       throw new HttpError(418, 'short and stout');
     });
+    app.get('/coded', () => {
+      throw new HttpError(404, 'thing 7 not found', 'TEST_THING_NOT_FOUND');
+    });
     app.get('/boom', () => {
       throw new Error('secret internals at /etc/x');
     });
@@ -35,6 +38,13 @@ describe('installErrorHandler', () => {
     const res = await fetch(`${base}/teapot`);
     expect(res.status).toBe(418);
     expect(await res.json()).toEqual({ error: 'short and stout' });
+  });
+
+  it("names a catalogue error's code in the Havn-Error-Code header, the body unchanged", async () => {
+    const coded = await fetch(`${base}/coded`);
+    expect(coded.headers.get('havn-error-code')).toBe('TEST_THING_NOT_FOUND');
+    expect(await coded.json()).toEqual({ error: 'thing 7 not found' });
+    expect((await fetch(`${base}/teapot`)).headers.get('havn-error-code')).toBeNull();
   });
 
   it('names the field of a validation error', async () => {

@@ -1,15 +1,23 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 
-/** An error that carries the HTTP status it answers with; its message is shown to the client. */
+/**
+ * An error that carries the HTTP status it answers with; its message is shown to the client. Made
+ * by a package's error catalogue (error-catalogue.ts), it also carries the entry's code, which the
+ * answer names in its `Havn-Error-Code` header (docs/errors.md).
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'HttpError';
   }
 }
+
+/** The answer's header naming the error's catalogue code (the body stays `{ error }`). */
+export const ERROR_CODE_HEADER = 'havn-error-code';
 
 /** The body every failure answers with: one string field `error`, nothing else. */
 export interface ErrorBody {
@@ -46,6 +54,8 @@ export interface ErrorHandlerOptions {
 export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
+      const { code } = err as HttpError;
+      if (code !== undefined) void reply.header(ERROR_CODE_HEADER, code);
       return reply.code(err.status).send({ error: err.message } satisfies ErrorBody);
     }
     const unavailable = options.unavailable?.(err);

@@ -13,12 +13,19 @@ export {
 } from './config.js';
 export { createLogger, redactUrl, type Logger } from './logger.js';
 export {
+  ERROR_CODE_HEADER,
   HttpError,
   installErrorHandler,
   type ErrorBody,
   type ErrorHandlerOptions,
   type Unavailable,
 } from './http-errors.js';
+export {
+  errorCatalogue,
+  type Catalogue,
+  type CodedError,
+  type ErrorEntry,
+} from './error-catalogue.js';
 export { tokensEqual, bearerToken, randomToken, sha256Hex, queryToken } from './token.js';
 export {
   classifyAddress,

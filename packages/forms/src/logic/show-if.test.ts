@@ -108,6 +108,8 @@ describe('steps and conditions on the server', () => {
     const refused = await post('seats=5');
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({ error: 'target is required' });
+    // Refused on the writer thread (SQLite) or beside the commit (PostgreSQL): the code comes back.
+    expect(refused.headers.get('havn-error-code')).toBe('FORMS_ANSWER_REQUIRED');
     expect((await post('seats=4')).status).toBe(303);
   });
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '@havn/shared';
 import type { RouteDeps } from './app.js';
+import { formsErrors } from '../errors.js';
 
 const admin = Symbol('admin hook');
 
@@ -35,7 +35,7 @@ export function adminAuthOrSignedLink(
       return;
     }
     if (!(await signed(request, expires ?? '', signature ?? ''))) {
-      throw new HttpError(403, 'this file link is not valid, or it has expired');
+      throw formsErrors.error('FILE_LINK_INVALID');
     }
   };
   return Object.assign(hook, { [admin]: true });

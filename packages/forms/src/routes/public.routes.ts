@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '@havn/shared';
 import { bodyKind, type GateForm } from '../services/public-forms.service.js';
 import { errorAnswers, NoContent, SeeOther } from '../wire/errors.js';
 import { PublicDefinition, PublicFormParams as FormParams, Received } from '../wire/public.js';
 import { Challenge } from '../wire/spam.js';
 import { baseUrl, type App, type RouteDeps } from './app.js';
+import { formsErrors } from '../errors.js';
 
 type FormParamsT = { org: string; form: string };
 const preflightSchema = {
@@ -37,12 +37,12 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
     method: 'GET' | 'POST',
   ): void {
     const { org, form } = request.params as FormParamsT;
-    if (!found) throw new HttpError(404, `form ${org}/${form} not found`);
+    if (!found) throw formsErrors.error('FORM_NOT_FOUND', { org, form });
     const origin = request.headers.origin;
     if (origin === undefined) {
-      if (method === 'POST') throw new HttpError(403, 'an Origin header is required');
+      if (method === 'POST') throw formsErrors.error('ORIGIN_REQUIRED');
     } else if (!found.allowedOrigins.includes(origin)) {
-      throw new HttpError(403, `origin ${origin} is not allowed for this form`);
+      throw formsErrors.error('ORIGIN_NOT_ALLOWED', { origin });
     } else {
       void reply
         .header('access-control-allow-origin', origin)
@@ -56,7 +56,7 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
   function preflight(method: 'GET' | 'POST') {
     return async (request: FastifyRequest, reply: FastifyReply) => {
       if (request.headers.origin === undefined) {
-        throw new HttpError(403, 'an Origin header is required');
+        throw formsErrors.error('ORIGIN_REQUIRED');
       }
       await gate(request, reply, method);
       const requested = request.headers['access-control-request-headers'];
@@ -94,7 +94,7 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
       const retryAfter = deps.limiter.take(`${request.ip} ${org}/${form} challenge`);
       if (retryAfter !== undefined) {
         void reply.header('retry-after', String(retryAfter));
-        throw new HttpError(429, `too many challenges; retry in ${String(retryAfter)} s`);
+        throw formsErrors.error('CHALLENGES_LIMITED', { seconds: retryAfter });
       }
       void reply.header('cache-control', 'no-store');
       return deps.spam.challenge(found, org);
@@ -151,7 +151,7 @@ export function registerPublicRoutes(app: App, deps: RouteDeps): void {
           const retryAfter = deps.limiter.take(`${request.ip} ${org}/${form}`);
           if (retryAfter !== undefined) {
             void reply.header('retry-after', String(retryAfter));
-            throw new HttpError(429, `too many submissions; retry in ${String(retryAfter)} s`);
+            throw formsErrors.error('SUBMISSIONS_LIMITED', { seconds: retryAfter });
           }
         };
         const finish = (check: () => void) => {

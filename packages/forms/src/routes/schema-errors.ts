@@ -1,5 +1,5 @@
 import type { FastifyServerOptions, FastifySchemaValidationError } from 'fastify';
-import { HttpError } from '@havn/shared';
+import { formsErrors } from '../errors.js';
 
 /** The field an error is about: its path inside the body or query, `a/0/b`. */
 function fieldOf(error: FastifySchemaValidationError): string {
@@ -62,8 +62,8 @@ export const schemaErrorMessage: NonNullable<FastifyServerOptions['schemaErrorFo
   dataVar,
 ) => {
   const first = errors[0];
-  if (!first) return new HttpError(400, `${dataVar} is not valid`);
+  if (!first) return formsErrors.error('REQUEST_INVALID', { problem: `${dataVar} is not valid` });
   const field = fieldOf(first) || dataVar;
   const siblings = errors.filter((e) => e.instancePath === first.instancePath);
-  return new HttpError(400, `${field} ${ruleOf(first, siblings)}`);
+  return formsErrors.error('REQUEST_INVALID', { problem: `${field} ${ruleOf(first, siblings)}` });
 };

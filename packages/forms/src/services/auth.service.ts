@@ -1,5 +1,6 @@
-import { HttpError, bearerToken, sha256Hex, tokensEqual } from '@havn/shared';
+import { bearerToken, sha256Hex, tokensEqual } from '@havn/shared';
 import type { OrgStore } from '../store/orgs.store.js';
+import { formsErrors } from '../errors.js';
 
 /** Who is calling an admin route (docs/forms.md#authentication). */
 export type Principal = { kind: 'admin' } | { kind: 'org'; org: string };
@@ -15,22 +16,22 @@ export async function authenticate(
 ): Promise<Principal> {
   if (adminToken === undefined) return { kind: 'admin' };
   const presented = bearerToken(authorization);
-  if (presented === undefined) throw new HttpError(401, 'missing bearer token');
+  if (presented === undefined) throw formsErrors.error('TOKEN_MISSING');
   if (tokensEqual(presented, adminToken)) return { kind: 'admin' };
   const org = await orgs.orgOfTokenHash(sha256Hex(presented));
-  if (org === undefined) throw new HttpError(401, 'invalid token');
+  if (org === undefined) throw formsErrors.error('TOKEN_INVALID');
   return { kind: 'org', org };
 }
 
 /** 403 when an organisation token reaches for another organisation. */
 export function authorizeOrg(principal: Principal, org: string): void {
   if (principal.kind === 'org' && principal.org !== org) {
-    throw new HttpError(403, `this token does not grant access to organisation ${org}`);
+    throw formsErrors.error('ORG_FORBIDDEN', { org });
   }
 }
 
 export function requireAdmin(principal: Principal, action: string): void {
-  if (principal.kind !== 'admin') throw new HttpError(403, `only the admin token can ${action}`);
+  if (principal.kind !== 'admin') throw formsErrors.error('ADMIN_ONLY', { action });
 }
 
 /**
@@ -52,6 +53,6 @@ export class AuthService {
   /** 403 for another organisation's token, then 404 for an organisation that does not exist. */
   async authorizeOrg(principal: Principal, org: string): Promise<void> {
     authorizeOrg(principal, org);
-    if (!(await this.orgs.get(org))) throw new HttpError(404, `organisation ${org} not found`);
+    if (!(await this.orgs.get(org))) throw formsErrors.error('ORG_NOT_FOUND', { org });
   }
 }

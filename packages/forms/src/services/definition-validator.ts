@@ -1,5 +1,4 @@
 import { Compile } from 'typebox/compile';
-import { HttpError } from '@havn/shared';
 import { logicProblem } from '../logic/show-if.js';
 import {
   definitionShell,
@@ -7,6 +6,7 @@ import {
   questionTypes,
   type QuestionType,
 } from './definition-schema.js';
+import { formsErrors } from '../errors.js';
 
 interface SchemaError {
   keyword: string;
@@ -52,7 +52,9 @@ function describe(errors: SchemaError[], prefix: string): string {
 }
 
 function fail(prefix: string, path: string, message: string): never {
-  throw new HttpError(400, `${[prefix, path].filter(Boolean).join('/')}: ${message}`);
+  throw formsErrors.error('DEFINITION_INVALID', {
+    problem: `${[prefix, path].filter(Boolean).join('/')}: ${message}`,
+  });
 }
 
 /**
@@ -60,7 +62,10 @@ function fail(prefix: string, path: string, message: string): never {
  * path of the first bad field, prefixed with `prefix` (e.g. `definition`).
  */
 export function validateDefinition(value: unknown, prefix = ''): asserts value is object {
-  if (!shell.Check(value)) throw new HttpError(400, describe(shell.Errors(value), prefix));
+  if (!shell.Check(value))
+    throw formsErrors.error('DEFINITION_INVALID', {
+      problem: describe(shell.Errors(value), prefix),
+    });
   const { questions } = value as { questions: Record<string, unknown>[] };
   const names = new Set<string>();
   questions.forEach((q, i) => {
@@ -70,7 +75,9 @@ export function validateDefinition(value: unknown, prefix = ''): asserts value i
     }
     const checker = perType[q.type];
     if (!checker.Check(q)) {
-      throw new HttpError(400, describe(checker.Errors(q), [prefix, at].filter(Boolean).join('/')));
+      throw formsErrors.error('DEFINITION_INVALID', {
+        problem: describe(checker.Errors(q), [prefix, at].filter(Boolean).join('/')),
+      });
     }
     const name = q.logicalName as string;
     if (names.has(name)) fail(prefix, `${at}/logicalName`, `duplicate logicalName "${name}"`);
@@ -95,7 +102,10 @@ export function validateDefinition(value: unknown, prefix = ''): asserts value i
   // docs/definition-format.md#steps-and-conditions: pages cover every question once, and each
   // condition names only questions before it (so no cycle can be written).
   const problem = logicProblem(value as { questions: Record<string, unknown>[]; pages?: unknown });
-  if (problem) throw new HttpError(400, [prefix, problem].filter(Boolean).join('/'));
+  if (problem)
+    throw formsErrors.error('DEFINITION_INVALID', {
+      problem: [prefix, problem].filter(Boolean).join('/'),
+    });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { HttpError } from '@havn/shared';
+import { formsErrors } from '../errors.js';
 
 // A date (a day from its UTC midnight) or a date-time; a date-time without an offset is UTC.
 const iso8601 = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
@@ -10,10 +10,7 @@ function bound(name: 'since' | 'until', value: string | undefined): string | und
   const withZone = m && value.includes('T') && m[1] === undefined ? `${value}Z` : value;
   const at = m ? Date.parse(withZone) : NaN;
   if (Number.isNaN(at)) {
-    throw new HttpError(
-      400,
-      `${name} must be an ISO 8601 date or date-time, like 2026-01-31 or 2026-01-31T12:00:00Z (got ${value})`,
-    );
+    throw formsErrors.error('EXPORT_DATE_INVALID', { name, value });
   }
   return new Date(at).toISOString();
 }
@@ -28,7 +25,7 @@ export function exportRange(
 ): { since?: string; until?: string } {
   const range = { since: bound('since', since), until: bound('until', until) };
   if (range.since !== undefined && range.until !== undefined && range.since >= range.until) {
-    throw new HttpError(400, `since must be before until (got ${since ?? ''} and ${until ?? ''})`);
+    throw formsErrors.error('EXPORT_RANGE_INVALID', { since: since ?? '', until: until ?? '' });
   }
   return {
     ...(range.since !== undefined ? { since: range.since } : {}),

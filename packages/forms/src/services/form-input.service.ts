@@ -1,9 +1,10 @@
-import { HttpError, randomToken } from '@havn/shared';
+import { randomToken } from '@havn/shared';
 import type { FormWrite, Webhook } from '../store/forms.store.js';
 import type { SpamProtection } from '../store/schema.js';
 import { isEmailAddress } from '../smtp-config.js';
 import type { FormBodyInput } from '../wire/forms.js';
 import { validateDefinition } from './definition-validator.js';
+import { formsErrors } from '../errors.js';
 
 /** A form PUT or PATCH body as its schema (wire/forms.ts) lets it through. */
 export type FormBody = FormBodyInput;
@@ -12,7 +13,7 @@ export type FormBody = FormBodyInput;
 function checkSpamProtection(value: unknown): SpamProtection {
   if (value === null || value === undefined) return 'honeypot';
   if (value !== 'honeypot' && value !== 'pow') {
-    throw new HttpError(400, 'spamProtection must be "honeypot" or "pow"');
+    throw formsErrors.error('SPAM_PROTECTION_INVALID');
   }
   return value;
 }
@@ -25,21 +26,18 @@ const maxRecipients = 20;
  */
 function checkNotify(value: unknown): string[] {
   if (value === null || value === undefined) return [];
-  if (!Array.isArray(value)) throw new HttpError(400, 'notify must be an array of email addresses');
+  if (!Array.isArray(value)) throw formsErrors.error('NOTIFY_NOT_ARRAY');
   if (value.length > maxRecipients) {
-    throw new HttpError(400, `notify must list at most ${String(maxRecipients)} addresses`);
+    throw formsErrors.error('NOTIFY_TOO_MANY', { max: maxRecipients });
   }
   const seen = new Set<string>();
   return value.map((entry: unknown, index) => {
     if (typeof entry !== 'string' || !isEmailAddress(entry)) {
       const shown = typeof entry === 'string' ? entry.slice(0, 300) : typeof entry;
-      throw new HttpError(
-        400,
-        `notify/${String(index)} must be an email address like name@example.com of at most 254 characters (got ${JSON.stringify(shown)})`,
-      );
+      throw formsErrors.error('NOTIFY_ADDRESS_INVALID', { index, value: JSON.stringify(shown) });
     }
     if (seen.has(entry.toLowerCase())) {
-      throw new HttpError(400, `notify/${String(index)}: ${entry} is listed twice`);
+      throw formsErrors.error('NOTIFY_ADDRESS_TWICE', { index, address: entry });
     }
     seen.add(entry.toLowerCase());
     return entry;
@@ -50,10 +48,7 @@ function checkNotify(value: unknown): string[] {
 function checkRetention(value: unknown): number | null {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 36500) {
-    throw new HttpError(
-      400,
-      'retentionDays must be a whole number of days from 1 to 36500, or null',
-    );
+    throw formsErrors.error('RETENTION_INVALID');
   }
   return value;
 }
@@ -69,13 +64,10 @@ function checkRedirect(value: string | null | undefined, origins: string[]): str
   try {
     url = new URL(value);
   } catch {
-    throw new HttpError(400, `redirectUrl must be an absolute URL (got ${value})`);
+    throw formsErrors.error('REDIRECT_URL_NOT_ABSOLUTE', { value });
   }
   if (!origins.includes(url.origin)) {
-    throw new HttpError(
-      400,
-      `redirectUrl must be on one of the form's allowedOrigins (got ${value})`,
-    );
+    throw formsErrors.error('REDIRECT_URL_NOT_ALLOWED', { value });
   }
   return value;
 }
@@ -85,22 +77,16 @@ function checkOrigin(value: string, index: number): string {
   // docs/forms.md#forms-and-definitions: wildcards are refused, not matched. The gate compares
   // origins exactly, so a pattern stored as-is would match nothing and fail silently.
   if (value.includes('*')) {
-    throw new HttpError(
-      400,
-      `allowedOrigins/${String(index)}: wildcards are not supported; list each origin exactly, like https://www.example.com (got ${value})`,
-    );
+    throw formsErrors.error('ORIGIN_WILDCARD', { index, value });
   }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new HttpError(400, `allowedOrigins/${String(index)}: not an origin (${value})`);
+    throw formsErrors.error('ORIGIN_INVALID', { index, value });
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value) {
-    throw new HttpError(
-      400,
-      `allowedOrigins/${String(index)}: must be an exact origin like https://example.com (got ${value})`,
-    );
+    throw formsErrors.error('ORIGIN_NOT_EXACT', { index, value });
   }
   return value;
 }
@@ -110,13 +96,13 @@ function checkWebhook(hook: { url: string; secret?: string }, index: number): We
   try {
     url = new URL(hook.url);
   } catch {
-    throw new HttpError(400, `webhooks/${String(index)}/url: not a URL`);
+    throw formsErrors.error('WEBHOOK_URL_INVALID', { index });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new HttpError(400, `webhooks/${String(index)}/url: must be http or https`);
+    throw formsErrors.error('WEBHOOK_URL_SCHEME', { index });
   }
   if (url.username || url.password) {
-    throw new HttpError(400, `webhooks/${String(index)}/url: must not carry credentials`);
+    throw formsErrors.error('WEBHOOK_URL_CREDENTIALS', { index });
   }
   // No secret given: generate one in the Standard Webhooks form, shown in the answer.
   const secret = hook.secret ?? `whsec_${Buffer.from(randomToken(24)).toString('base64')}`;

@@ -1,9 +1,9 @@
-import { HttpError } from '@havn/shared';
 import type { FileBytes } from '../store/file-bytes.js';
 import type { Form, FormListItem, FormStore } from '../store/forms.store.js';
 import { checkUploadCap, validateDefinition } from './definition-validator.js';
 import { existingForm } from './existing-form.js';
 import { toFormPatch, toFormWrite, type FormBody } from './form-input.service.js';
+import { formsErrors } from '../errors.js';
 
 export type { Form, FormListItem } from '../store/forms.store.js';
 
@@ -61,14 +61,14 @@ export class FormsService {
     const patch = toFormPatch(body, current);
     if (patch.definition) checkUploadCap(patch.definition, this.uploadMaxBytes, 'definition');
     const patched = await this.forms.patch(org, form, patch, this.iso());
-    if (!patched) throw new HttpError(404, `form ${org}/${form} not found`);
+    if (!patched) throw formsErrors.error('FORM_NOT_FOUND', { org, form });
     return patched;
   }
 
   /** Deletes the form with its submissions and deliveries. */
   async remove(org: string, form: string): Promise<void> {
     const files = await this.forms.delete(org, form);
-    if (!files) throw new HttpError(404, `form ${org}/${form} not found`);
+    if (!files) throw formsErrors.error('FORM_NOT_FOUND', { org, form });
     // After the commit, as erasure does (docs/forms.md#file-uploads).
     await this.files.remove(files);
   }
@@ -79,7 +79,7 @@ export class FormsService {
     validateDefinition(definition);
     checkUploadCap(definition, this.uploadMaxBytes);
     const version = await this.forms.putDefinition(org, form, definition, this.iso());
-    if (version === undefined) throw new HttpError(404, `form ${org}/${form} not found`);
+    if (version === undefined) throw formsErrors.error('FORM_NOT_FOUND', { org, form });
     return version;
   }
 
@@ -101,7 +101,7 @@ export class FormsService {
     await this.get(org, form);
     const stored = await this.forms.definition(org, form, version);
     if (!stored) {
-      throw new HttpError(404, `form ${org}/${form} has no definition version ${String(version)}`);
+      throw formsErrors.error('DEFINITION_VERSION_NOT_FOUND', { org, form, version });
     }
     return stored.definition;
   }

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { HttpError, isRecord } from '@havn/shared';
+import { isRecord } from '@havn/shared';
 import { labelled, type ChoiceLabels } from '../store/choice-labels.js';
 import { fileLabel } from './uploads/file-names.js';
 import type { DeliveryTable } from '../store/schema.js';
@@ -8,6 +8,7 @@ import type { IngestForm, IngestLogic } from '../store/forms.store.js';
 import type { IngestRequest, SubmissionWrite } from '../store/group-commit.js';
 import { WEBHOOK_PAYLOAD_FROM_SUBMISSION } from '../store/webhook-payload.js';
 import type { FileAnswer } from '../wire/submissions.js';
+import { formsErrors } from '../errors.js';
 
 /** An email delivery's stored payload: its mail is built from the submission row when sent. */
 const EMAIL_PAYLOAD_FROM_SUBMISSION = '';
@@ -25,7 +26,7 @@ export function parseIngestBody(raw: Uint8Array): unknown {
   try {
     return JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
   } catch {
-    throw new HttpError(400, 'body is not valid JSON');
+    throw formsErrors.error('BODY_NOT_JSON');
   }
 }
 
@@ -35,15 +36,15 @@ export function parseIngestBody(raw: Uint8Array): unknown {
  * `submitFields` is an object of scalars. Anything else is a 400 naming the field.
  */
 export function parseAnswers(body: unknown, arrayAnswers: readonly string[]): Answers {
-  if (!isRecord(body)) throw new HttpError(400, 'body must be a JSON object of answers');
+  if (!isRecord(body)) throw formsErrors.error('BODY_NOT_ANSWERS');
   const answers: Record<string, unknown> = {};
   let submitFields: Record<string, unknown> | null = null;
   for (const [key, value] of Object.entries(body)) {
     if (key === 'submitFields') {
-      if (!isRecord(value)) throw new HttpError(400, 'submitFields must be an object');
+      if (!isRecord(value)) throw formsErrors.error('SUBMIT_FIELDS_NOT_OBJECT');
       for (const [k, v] of Object.entries(value)) {
         if (v !== null && typeof v === 'object') {
-          throw new HttpError(400, `submitFields.${k} must be a string, number, boolean or null`);
+          throw formsErrors.error('SUBMIT_FIELD_INVALID', { name: k });
         }
       }
       submitFields = value;
@@ -52,16 +53,10 @@ export function parseAnswers(body: unknown, arrayAnswers: readonly string[]): An
     const scalar = value === null || ['string', 'number', 'boolean'].includes(typeof value);
     const strings = Array.isArray(value) && value.every((v) => typeof v === 'string');
     if (!scalar && !strings) {
-      throw new HttpError(
-        400,
-        `${key} must be a string, number, boolean, null or an array of strings`,
-      );
+      throw formsErrors.error('ANSWER_TYPE_INVALID', { name: key });
     }
     if (Array.isArray(value) && !arrayAnswers.includes(key)) {
-      throw new HttpError(
-        400,
-        `${key} must be a single value; only a multiple-choice question takes an array`,
-      );
+      throw formsErrors.error('ANSWER_NOT_SINGLE', { name: key });
     }
     answers[key] = value;
   }
@@ -92,7 +87,7 @@ export function applyLogic(
   }
   for (const name of enforceRequired ? logic.required : []) {
     if (shown.has(name) && !isAnswered(answers[name]))
-      throw new HttpError(400, `${name} is required`);
+      throw formsErrors.error('ANSWER_REQUIRED', { name });
   }
   const keep = logic.keepHiddenAnswers && Object.keys(hidden).length > 0;
   return {
@@ -159,7 +154,7 @@ export function parseUrlencodedBody(raw: Uint8Array, arrayAnswers: readonly stri
     else if (key.startsWith('submitFields.')) {
       submitFields[key.slice('submitFields.'.length)] = values.join(',');
     } else if (key === 'submitFields') {
-      throw new HttpError(400, 'submitFields must be sent as submitFields.<name> fields');
+      throw formsErrors.error('SUBMIT_FIELDS_NOT_FLAT');
     } else body[key] = values.length > 1 || arrayAnswers.includes(key) ? values : values[0];
   }
   if (Object.keys(submitFields).length > 0) body.submitFields = submitFields;
@@ -188,7 +183,7 @@ function withFiles(given: Answers, request: IngestRequest): Answers {
   for (const [name, value] of Object.entries(given.answers)) {
     if (!Object.hasOwn(uploads, name)) answers[name] = value;
     else if (value !== null && value !== '') {
-      throw new HttpError(400, `${name} is a file question: send its files as multipart/form-data`);
+      throw formsErrors.error('FILE_ANSWER_NOT_MULTIPART', { name });
     }
   }
   for (const name of names) {

@@ -1,6 +1,6 @@
-import { HttpError } from '@havn/shared';
 import type { Org, OrgStore } from '../store/orgs.store.js';
 import { requireAdmin, type Principal } from './auth.service.js';
+import { formsErrors } from '../errors.js';
 
 export type { Org } from '../store/orgs.store.js';
 
@@ -22,20 +22,20 @@ export class OrgsService {
     const now = new Date(this.now()).toISOString();
     const org = { slug: input.slug, name: input.name, createdAt: now, updatedAt: now };
     if (!(await this.orgs.create(org))) {
-      throw new HttpError(409, `organisation slug ${org.slug} is taken`);
+      throw formsErrors.error('ORG_SLUG_TAKEN', { slug: org.slug });
     }
     return org;
   }
 
   async get(slug: string): Promise<Org> {
     const org = await this.orgs.get(slug);
-    if (!org) throw new HttpError(404, `organisation ${slug} not found`);
+    if (!org) throw formsErrors.error('ORG_NOT_FOUND', { org: slug });
     return org;
   }
 
   async rename(slug: string, name: string): Promise<Org> {
     const org = await this.orgs.rename(slug, name, new Date(this.now()).toISOString());
-    if (!org) throw new HttpError(404, `organisation ${slug} not found`);
+    if (!org) throw formsErrors.error('ORG_NOT_FOUND', { org: slug });
     return org;
   }
 }

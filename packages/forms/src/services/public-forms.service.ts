@@ -18,6 +18,7 @@ import {
   type MultipartLimits,
   type ReceivedFile,
 } from './uploads/multipart-body.js';
+import { formsErrors } from '../errors.js';
 
 export type { GateForm } from '../store/forms.store.js';
 
@@ -30,8 +31,11 @@ export function bodyKind(contentType: string): BodyKind {
   return 'json';
 }
 
+// Every refusal is one of ingest's 400s (services/submission-builder.ts), its text filled in.
 const refusedAs400 = (err: unknown): never => {
-  throw err instanceof SubmissionRefused ? new HttpError(400, err.message) : err;
+  throw err instanceof SubmissionRefused
+    ? new HttpError(400, err.refusal.message, err.refusal.code)
+    : err;
 };
 
 /** One submission as its request delivered it, for `PublicFormsService.submit`. */
@@ -86,7 +90,7 @@ export class PublicFormsService {
   /** The current definition, or 404 for a form that has none yet. */
   async definition(org: string, form: string): Promise<Record<string, unknown>> {
     const stored = await this.forms.definition(org, form);
-    if (!stored) throw new HttpError(404, `form ${org}/${form} has no definition yet`);
+    if (!stored) throw formsErrors.error('FORM_HAS_NO_DEFINITION', { org, form });
     return stored.definition;
   }
 
@@ -108,7 +112,7 @@ export class PublicFormsService {
   async submit(submission: Submission): Promise<string> {
     const { form, org, contentType, stream, raw: received, ...meta } = submission;
     let raw = received;
-    if (form.definitionVersion === null) throw new HttpError(409, 'form has no definition yet');
+    if (form.definitionVersion === null) throw formsErrors.error('FORM_NOT_READY');
     const kind = bodyKind(contentType);
     let formFields: string | undefined;
     let files: ReceivedFile[] = [];
@@ -212,16 +216,19 @@ async function checkedFile(
 ): Promise<FileAnswer> {
   const type = await sniffType(f.head, f.name);
   if (!accepts(accept, type)) {
-    throw new HttpError(
-      400,
-      `${f.question}: "${f.name}" is ${type.mime} by its contents, which is not one of ${accept.join(', ')}`,
-    );
+    throw formsErrors.error('FILE_TYPE_NOT_ACCEPTED', {
+      question: f.question,
+      name: f.name,
+      type: type.mime,
+      accept: accept.join(', '),
+    });
   }
   if (!nameAgrees(f.name, type)) {
-    throw new HttpError(
-      400,
-      `${f.question}: "${f.name}" is ${type.mime} by its contents, not what its name says`,
-    );
+    throw formsErrors.error('FILE_TYPE_MISMATCH', {
+      question: f.question,
+      name: f.name,
+      type: type.mime,
+    });
   }
   return { name: f.name, size: f.size, type: type.mime, sha256: f.sha256, id: newId('fil') };
 }

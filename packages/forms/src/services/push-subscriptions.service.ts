@@ -1,5 +1,5 @@
-import { HttpError } from '@havn/shared';
 import type { PushStore } from '../store/push.store.js';
+import { formsErrors } from '../errors.js';
 
 /** The browser's PushSubscription JSON, as `subscribe` takes it. */
 export interface PushSubscriptionInput {
@@ -25,17 +25,17 @@ export class PushSubscriptionsService {
     try {
       url = new URL(endpoint);
     } catch {
-      throw new HttpError(400, 'endpoint: not a URL');
+      throw formsErrors.error('PUSH_ENDPOINT_NOT_URL');
     }
     // Push services are HTTPS.
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && this.allowHttp)) {
-      throw new HttpError(400, 'endpoint: must be an https URL');
+      throw formsErrors.error('PUSH_ENDPOINT_NOT_HTTPS');
     }
     if (Buffer.from(keys.p256dh, 'base64url').length !== 65) {
-      throw new HttpError(400, 'keys.p256dh: must be an uncompressed P-256 public key (base64url)');
+      throw formsErrors.error('PUSH_KEY_INVALID');
     }
     if (Buffer.from(keys.auth, 'base64url').length !== 16) {
-      throw new HttpError(400, 'keys.auth: must be a 16-byte secret (base64url)');
+      throw formsErrors.error('PUSH_AUTH_INVALID');
     }
     await this.push.upsert({
       id: this.newId('sub'),

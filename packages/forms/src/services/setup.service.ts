@@ -5,6 +5,7 @@ import type { SetupCodeStore } from '../store/setup-codes.store.js';
 import { requireAdmin, type Principal } from './auth.service.js';
 import type { OrgsService, Org } from './orgs.service.js';
 import type { TokensService } from './tokens.service.js';
+import { formsErrors } from '../errors.js';
 
 /** How long a setup code works (docs/forms.md#first-run-and-setup-links). */
 export const SETUP_CODE_TTL_MS = 3_600_000;
@@ -79,10 +80,7 @@ export class SetupService {
     }
     if (live.length === 0) {
       this.fail(client);
-      throw new HttpError(
-        404,
-        'setup is closed: there is no setup link to use (organisations exist already, or the link expired)',
-      );
+      throw formsErrors.error('SETUP_CLOSED');
     }
     const presented = Buffer.from(sha256Hex(input.code), 'hex');
     // Every live code is compared, in constant time, whatever matched before it.
@@ -92,19 +90,13 @@ export class SetupService {
     }
     if (match === undefined) {
       this.fail(client);
-      throw new HttpError(
-        403,
-        'this setup link is not valid: it was used, it expired, or it was mistyped',
-      );
+      throw formsErrors.error('SETUP_LINK_INVALID');
     }
     if (await orgStore.get(input.slug)) {
-      throw new HttpError(409, `organisation slug ${input.slug} is taken`);
+      throw formsErrors.error('ORG_SLUG_TAKEN', { slug: input.slug });
     }
     if (!(await codes.take(match))) {
-      throw new HttpError(
-        403,
-        'this setup link is not valid: it was used, it expired, or it was mistyped',
-      );
+      throw formsErrors.error('SETUP_LINK_INVALID');
     }
     let org: Org;
     try {
@@ -163,6 +155,7 @@ export class SetupService {
 /** 429 with the seconds until the address may try again (the route sends Retry-After). */
 export class SetupLimitedError extends HttpError {
   constructor(readonly retryAfter: number) {
-    super(429, `too many wrong setup codes from this address; retry in ${String(retryAfter)} s`);
+    const { status, message, code } = formsErrors.error('SETUP_LIMITED', { seconds: retryAfter });
+    super(status, message, code);
   }
 }

@@ -1,4 +1,3 @@
-import { HttpError } from '@havn/shared';
 import type { Challenge } from 'altcha-lib';
 import { createIdGenerator } from '../ids.js';
 import type { FormStore, GateForm } from '../store/forms.store.js';
@@ -7,6 +6,7 @@ import type { SubmissionStore, SubmissionSummary } from '../store/submissions.st
 import { existingForm } from './existing-form.js';
 import { fanOut } from './ingest.service.js';
 import { powPayloadOf, type PowVerdict, type ProofOfWork } from './proof-of-work.service.js';
+import { formsErrors } from '../errors.js';
 
 export type { GateForm } from '../store/forms.store.js';
 export interface SpamDeps {
@@ -36,7 +36,7 @@ export class SpamService {
   /** A challenge bound to this form; 409 for a form that does not ask for proof of work. */
   async challenge(form: GateForm, org: string): Promise<Challenge> {
     if (form.spamProtection !== 'pow') {
-      throw new HttpError(409, `form ${org}/${form.id} does not use proof of work`);
+      throw formsErrors.error('POW_NOT_USED', { org, form: form.id });
     }
     return this.deps.proofOfWork.challenge(org, form.id);
   }
@@ -85,12 +85,12 @@ export class SpamService {
    */
   async notSpam(org: string, form: string, id: string): Promise<number> {
     const found = await this.deps.forms.get(org, form);
-    if (!found) throw new HttpError(404, `submission ${id} not found`);
+    if (!found) throw formsErrors.error('SUBMISSION_NOT_FOUND', { id });
     const pushes = await this.deps.push.ofOrgCached(org);
     const now = this.deps.now();
     const deliveries = fanOut(id, org, found, pushes, now, new Date(now).toISOString(), this.newId);
     const queued = await this.deps.submissions.markNotSpam(org, form, id, deliveries);
-    if (queued === undefined) throw new HttpError(404, `submission ${id} not found`);
+    if (queued === undefined) throw formsErrors.error('SUBMISSION_NOT_FOUND', { id });
     if (queued > 0) this.deps.kick();
     return queued;
   }

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { HttpError, isRecord } from '@havn/shared';
+import { isRecord } from '@havn/shared';
 import type { FileBytes } from '../store/file-bytes.js';
 import type { FileAnswer } from '../wire/submissions.js';
 import { isFileList } from './ingest.service.js';
@@ -11,6 +11,7 @@ import type {
   SubmissionSummary,
 } from '../store/submissions.store.js';
 import { existingForm } from './existing-form.js';
+import { formsErrors } from '../errors.js';
 
 export type { DeliveryView } from '../store/deliveries.store.js';
 export type { SubmissionSummary } from '../store/submissions.store.js';
@@ -60,14 +61,14 @@ export class SubmissionsService {
 
   async record(org: string, form: string, id: string): Promise<SubmissionView> {
     const record = await this.submissions.get(org, form, id);
-    if (!record) throw new HttpError(404, `submission ${id} not found`);
+    if (!record) throw formsErrors.error('SUBMISSION_NOT_FOUND', { id });
     const deliveries = await this.deliveries.ofSubmission(id);
     return { ...record, body: record.body.toString('utf8'), deliveries };
   }
 
   async setRead(org: string, form: string, id: string, read: boolean): Promise<void> {
     if (!(await this.submissions.setRead(org, form, id, read))) {
-      throw new HttpError(404, `submission ${id} not found`);
+      throw formsErrors.error('SUBMISSION_NOT_FOUND', { id });
     }
   }
 
@@ -84,7 +85,7 @@ export class SubmissionsService {
   /** Erases the submission with its outbox rows, their delivery log and its files' bytes. */
   async erase(org: string, form: string, id: string): Promise<void> {
     const files = await this.submissions.delete(org, form, id);
-    if (!files) throw new HttpError(404, `submission ${id} not found`);
+    if (!files) throw formsErrors.error('SUBMISSION_NOT_FOUND', { id });
     // After the commit: a crash in between leaves bytes no submission names, which the orphan
     // sweep removes (docs/forms.md#file-uploads).
     await this.files.remove(files);
@@ -101,7 +102,7 @@ export class SubmissionsService {
     fileId: string,
   ): Promise<{ file: FileAnswer; stream: Readable; bytes: number }> {
     const record = await this.submissions.get(org, form, id);
-    if (!record) throw new HttpError(404, `submission ${id} not found`);
+    if (!record) throw formsErrors.error('SUBMISSION_NOT_FOUND', { id });
     const hidden = record.submitFields?.hiddenAnswers;
     const file = [
       ...Object.values(record.answers),
@@ -110,14 +111,14 @@ export class SubmissionsService {
       .flatMap((v) => (isFileList(v) ? v : []))
       .find((f) => f.id === fileId);
     const bytes = file ? await this.files.read(`${id}/${file.id}`) : undefined;
-    if (!file || !bytes) throw new HttpError(404, `file ${fileId} of submission ${id} not found`);
+    if (!file || !bytes) throw formsErrors.error('FILE_NOT_FOUND', { file: fileId, id });
     return { file, ...bytes };
   }
 
   /** Queues every delivery of the submission again; answers how many. */
   async redeliver(org: string, form: string, id: string): Promise<number> {
     if (!(await this.submissions.get(org, form, id))) {
-      throw new HttpError(404, `submission ${id} not found`);
+      throw formsErrors.error('SUBMISSION_NOT_FOUND', { id });
     }
     const queued = await this.deliveries.requeue(id, this.now());
     this.kick();

@@ -1,5 +1,6 @@
-import { HttpError, randomToken, sha256Hex } from '@havn/shared';
+import { randomToken, sha256Hex } from '@havn/shared';
 import type { OrgStore, OrgTokenInfo } from '../store/orgs.store.js';
+import { formsErrors } from '../errors.js';
 
 /** Organisation tokens (docs/forms.md#authentication). */
 export class TokensService {
@@ -27,7 +28,7 @@ export class TokensService {
 
   async revoke(org: string, id: string): Promise<void> {
     if (!(await this.orgs.deleteToken(org, id))) {
-      throw new HttpError(404, `token ${id} not found`);
+      throw formsErrors.error('TOKEN_NOT_FOUND', { id });
     }
   }
 }

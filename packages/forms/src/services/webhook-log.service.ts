@@ -1,4 +1,3 @@
-import { HttpError } from '@havn/shared';
 import { outcomeOf, type AttemptOutcomeName, type DeliveryRow } from '../store/deliveries.store.js';
 import type { FormStore } from '../store/forms.store.js';
 import { webhookPayload } from '../store/webhook-payload.js';
@@ -7,6 +6,7 @@ import type { WebhookDeliveryAnswer } from '../wire/webhook-deliveries.js';
 import type { AttemptResult } from './delivery/outbound-http.js';
 import { existingForm } from './existing-form.js';
 import { SAMPLE_ID_PREFIX, sampleRecord } from './webhook-sample.js';
+import { formsErrors } from '../errors.js';
 
 /** One delivery to a webhook, with its attempts newest first (its wire shape). */
 export type WebhookDeliveryView = WebhookDeliveryAnswer;
@@ -97,7 +97,7 @@ export class WebhookLogService {
   async sendTest(org: string, form: string, url: string): Promise<WebhookDeliveryView> {
     const found = await existingForm(this.deps.forms, org, form);
     const hook = found.webhooks.find((h) => h.url === url);
-    if (!hook) throw new HttpError(400, `url is not one of the webhooks of form ${org}/${form}`);
+    if (!hook) throw formsErrors.error('WEBHOOK_NOT_OF_FORM', { org, form });
     const now = this.deps.now();
     const latest = await this.deps.log.latestSubmission(org, form);
     let submissionId: string;
@@ -187,9 +187,9 @@ export class WebhookLogService {
   async redeliver(org: string, form: string, id: string): Promise<{ id: string; queued: number }> {
     await existingForm(this.deps.forms, org, form);
     const result = await this.deps.log.requeue(org, form, id, this.deps.now());
-    if (result === 'missing') throw new HttpError(404, `delivery ${id} not found`);
+    if (result === 'missing') throw formsErrors.error('DELIVERY_NOT_FOUND', { id });
     if (result === 'dropped') {
-      throw new HttpError(409, `delivery ${id} was dropped: its push subscription is gone`);
+      throw formsErrors.error('DELIVERY_DROPPED', { id });
     }
     this.deps.kick();
     return { id, queued: 1 };

@@ -51,7 +51,13 @@ export interface IngestRequest {
  */
 export interface SubmissionBuilder {
   build(request: IngestRequest, newId: (prefix: string) => string): BuiltSubmission;
-  refusal(err: unknown): string | undefined;
+  refusal(err: unknown): Refusal | undefined;
+}
+
+/** Why the builder refused a body: the error's catalogue code and the client's text. */
+export interface Refusal {
+  code: string;
+  message: string;
 }
 
 export interface BuiltSubmission {
@@ -65,6 +71,10 @@ export interface BuiltSubmission {
  */
 export class SubmissionRefused extends Error {
   override readonly name = 'SubmissionRefused';
+
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+  }
 }
 
 const submissionColumns = [
@@ -295,10 +305,10 @@ export class GroupCommitWriter {
     });
     ingests.forEach(({ p }, i) => {
       const id = reply.ingest.ids[i];
-      const [outcome, error] = reply.ingest.refused[i] ?? ['failed', 'ingest failed'];
+      const result = reply.ingest.refused[i] ?? ['failed', 'ingest failed'];
       if (id) p.resolve(id);
-      else if (outcome === 'refused') p.reject(new SubmissionRefused(error));
-      else p.reject(new Error(error));
+      else if (result[0] === 'refused') p.reject(new SubmissionRefused(result[1]));
+      else p.reject(new Error(result[1]));
     });
   }
 

@@ -1,3 +1,4 @@
+import type { Refusal } from './group-commit.js';
 import type { IngestForm } from './forms.store.js';
 import type { PushSubscriptionRow } from './push.store.js';
 import type { TemplateSlot } from './statement-template.js';
@@ -67,7 +68,7 @@ export interface IngestResults {
    * By index: `refused` (the builder refused the body, before any write) or `failed` (the store
    * failed), and the message.
    */
-  refused: Record<number, [outcome: 'refused' | 'failed', error: string]>;
+  refused: Record<number, ['refused', Refusal] | ['failed', error: string]>;
 }
 
 /**

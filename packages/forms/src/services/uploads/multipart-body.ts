@@ -3,10 +3,10 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { HttpError } from '@havn/shared';
 import type { FileBytes } from '../../store/file-bytes.js';
 import type { UploadRule } from '../../store/forms.store.js';
 import { safeFileName } from './file-names.js';
+import { formsErrors } from '../../errors.js';
 
 // A multipart ingest body read as it arrives (docs/forms.md#plain-html-posts and #file-uploads):
 // its text fields as urlencoded text, each file part of a `file` question written to a file of
@@ -74,7 +74,7 @@ export function readMultipart(
         },
       });
     } catch {
-      reject(new HttpError(400, 'body is not valid multipart/form-data'));
+      reject(formsErrors.error('MULTIPART_INVALID'));
       return;
     }
     // Each field urlencoded as it arrives. Not URLSearchParams: its encoder builds the text one
@@ -110,10 +110,10 @@ export function readMultipart(
         });
     };
     const tooLarge = () =>
-      new HttpError(
-        413,
-        `body is too large: files may have ${String(limits.maxTotalBytes)} bytes together (UPLOAD_MAX_TOTAL_BYTES) and the rest ${String(limits.fieldsBytes)}`,
-      );
+      formsErrors.error('FILES_TOO_LARGE', {
+        total: limits.maxTotalBytes,
+        fields: limits.fieldsBytes,
+      });
 
     stream.on('data', (chunk: Buffer) => {
       received += chunk.length;
@@ -127,7 +127,7 @@ export function readMultipart(
     });
     // A client that goes away mid-body (an aborted upload) ends the read: its files are removed.
     const cutOff = () => {
-      fail(new HttpError(400, 'the request body was cut off'));
+      fail(formsErrors.error('BODY_CUT_OFF'));
     };
     stream.on('error', cutOff);
     stream.on('aborted', cutOff);
@@ -139,12 +139,7 @@ export function readMultipart(
       if (failed) return;
       fieldBytes += name.length + value.length;
       if (info.valueTruncated || fieldBytes > limits.fieldsBytes) {
-        fail(
-          new HttpError(
-            413,
-            `body is too large: its fields may have ${String(limits.fieldsBytes)} bytes`,
-          ),
-        );
+        fail(formsErrors.error('FIELDS_TOO_LARGE', { bytes: limits.fieldsBytes }));
         return;
       }
       fields.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
@@ -158,7 +153,7 @@ export function readMultipart(
       }
       if (!rule) {
         part.resume();
-        fail(new HttpError(415, `${question} is a file, but not a file question of this form`));
+        fail(formsErrors.error('FILE_PART_UNEXPECTED', { question }));
         return;
       }
       // A file input left empty is sent as a part with no name and no bytes: no answer.
@@ -171,7 +166,7 @@ export function readMultipart(
       perQuestion.set(question, count);
       if (count > rule.maxFiles) {
         part.resume();
-        fail(new HttpError(400, `${question} takes at most ${String(rule.maxFiles)} file(s)`));
+        fail(formsErrors.error('TOO_MANY_FILES', { question, max: rule.maxFiles }));
         return;
       }
       const cap = Math.min(rule.maxBytes ?? limits.maxBytes, limits.maxBytes);
@@ -195,12 +190,7 @@ export function readMultipart(
         file.size += chunk.length;
         fileBytes += chunk.length;
         if (file.size > cap) {
-          fail(
-            new HttpError(
-              413,
-              `${question}: "${name}" is larger than ${String(cap)} bytes (maxBytes)`,
-            ),
-          );
+          fail(formsErrors.error('FILE_TOO_LARGE', { question, name, cap }));
         } else if (fileBytes > limits.maxTotalBytes) {
           fail(tooLarge());
         }
@@ -226,25 +216,20 @@ export function readMultipart(
     });
 
     const tooMany = () => {
-      fail(new HttpError(413, 'body has too many parts'));
+      fail(formsErrors.error('TOO_MANY_PARTS'));
     };
     parser.on('partsLimit', tooMany);
     parser.on('filesLimit', tooMany);
     parser.on('fieldsLimit', tooMany);
     parser.on('error', () => {
-      fail(new HttpError(400, 'body is not valid multipart/form-data'));
+      fail(formsErrors.error('MULTIPART_INVALID'));
     });
     parser.on('close', () => {
       Promise.all(writes).then(
         () => {
           if (failed) return;
           if (files.length === 0 && raw === undefined) {
-            fail(
-              new HttpError(
-                413,
-                `body is too large: more than ${String(limits.fieldsBytes)} bytes without files`,
-              ),
-            );
+            fail(formsErrors.error('BODY_TOO_LARGE', { bytes: limits.fieldsBytes }));
             return;
           }
           resolve({
