@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -241,8 +240,4 @@ export function configWith(overrides: Partial<FormsConfig>): FormsConfig {
       ? base.uploads
       : { ...base.uploads, dir: join(overrides.userDataDir, 'uploads') };
   return Object.freeze({ ...base, uploads, ...overrides });
-}
-
-export function webDirReady(webDir: string): boolean {
-  return existsSync(webDir);
 }
