@@ -259,8 +259,8 @@ export class BrowserCgroup {
         rmdirSync(this.path);
         return;
       } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code !== 'EBUSY' || Date.now() > deadline) return;
+        // Gone already (ENOENT), or busy past the deadline: nothing more to do here.
+        if ((err as NodeJS.ErrnoException).code !== 'EBUSY' || Date.now() > deadline) return;
       }
       this.killAll();
       await new Promise((resolve) => setTimeout(resolve, 50));
