@@ -11,7 +11,7 @@ import {
   SnapshotBody,
   SnapshotResult,
 } from '../schemas/content.schema.js';
-import { ErrorBody, type RenderOptions } from '../schemas/render.schema.js';
+import { PAGE_ERRORS, type RenderOptions } from '../schemas/render.schema.js';
 import type { App } from '../server-context.js';
 import type { ContentService } from '../services/content-service.js';
 import { prepareOptions, renderProfile, type RenderLimits } from '../services/render-options.js';
@@ -21,8 +21,6 @@ import { clientSignal } from './client-signal.js';
 // POST /v1/content, /v1/markdown, /v1/links, /v1/scrape and /v1/snapshot
 // (docs/render.md#content-endpoints): the page fields of a render, validated by the same rules,
 // checked against the same private-network policy before queueing.
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
 
 /** The fields of a body that load the page; capture fields a client may send are not ours. */
 const PAGE_FIELDS = [
@@ -83,7 +81,7 @@ export function contentRoutes(
 
   app.post(
     '/v1/content',
-    { schema: { body: ContentBody, response: { 200: ContentResult, ...errors } } },
+    { schema: { body: ContentBody, response: { 200: ContentResult, ...PAGE_ERRORS } } },
     async (request, reply) => {
       const keep = storeMode(request.body);
       const { options, profile } = await load(request.body);
@@ -95,7 +93,7 @@ export function contentRoutes(
 
   app.post(
     '/v1/markdown',
-    { schema: { body: MarkdownBody, response: { 200: MarkdownResult, ...errors } } },
+    { schema: { body: MarkdownBody, response: { 200: MarkdownResult, ...PAGE_ERRORS } } },
     async (request, reply) => {
       const keep = storeMode(request.body);
       const { options, profile } = await load(request.body);
@@ -113,7 +111,7 @@ export function contentRoutes(
 
   app.post(
     '/v1/links',
-    { schema: { body: LinksBody, response: { 200: LinksResult, ...errors } } },
+    { schema: { body: LinksBody, response: { 200: LinksResult, ...PAGE_ERRORS } } },
     async (request, reply) => {
       const keep = storeMode(request.body);
       const { options, profile } = await load(request.body);
@@ -134,7 +132,7 @@ export function contentRoutes(
 
   app.post(
     '/v1/scrape',
-    { schema: { body: ScrapeBody, response: { 200: ScrapeResult, ...errors } } },
+    { schema: { body: ScrapeBody, response: { 200: ScrapeResult, ...PAGE_ERRORS } } },
     async (request, reply) => {
       const keep = storeMode(request.body);
       const { options, profile } = await load(request.body);
@@ -156,7 +154,7 @@ export function contentRoutes(
 
   app.post(
     '/v1/snapshot',
-    { schema: { body: SnapshotBody, response: { 200: SnapshotResult, ...errors } } },
+    { schema: { body: SnapshotBody, response: { 200: SnapshotResult, ...PAGE_ERRORS } } },
     async (request, reply) => {
       const b = request.body;
       const { options, profile } = await load(b, {

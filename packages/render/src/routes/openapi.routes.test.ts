@@ -77,7 +77,8 @@ describe('the OpenAPI document', () => {
       ),
     });
     svc = await startService(
-      { ALLOWED_HOSTS: 'localhost', MAX_SESSIONS: '2' },
+      // A small MAX_HTML_BYTES, so a body over the limit is a small one to send.
+      { ALLOWED_HOSTS: 'localhost', MAX_SESSIONS: '2', MAX_HTML_BYTES: '10000' },
       { extensions: [sessionsExtension()] },
     );
     const rendered = await svc.post('/v1/render', { html: '<p>stored</p>' });
@@ -267,6 +268,19 @@ describe('the OpenAPI document', () => {
       const answer = await send(method, path, { body: ['not', 'an', 'object'] });
       const why =
         answer.status === 400 ? undocumented(op, answer) : `answered ${answer.status}, not 400`;
+      if (why) problems.push(`${method} ${path}: ${why}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test('every body over the size limit is refused with a documented 413', async () => {
+    const problems: string[] = [];
+    // The limit is twice MAX_HTML_BYTES plus 1 MiB (docs/render.md#statuses).
+    const big = { html: 'x'.repeat(1024 * 1024 + 30_000) };
+    for (const { method, path, op } of operations().filter(({ op }) => op.requestBody)) {
+      const answer = await send(method, path, { body: big });
+      const why =
+        answer.status === 413 ? undocumented(op, answer) : `answered ${answer.status}, not 413`;
       if (why) problems.push(`${method} ${path}: ${why}`);
     }
     expect(problems).toEqual([]);

@@ -8,7 +8,7 @@ import type { App } from '../server-context.js';
  * declares: one spelling of a path (a trailing slash the server also takes is not a second route),
  * no token on a public route, and the errors every route of a kind answers, written once here
  * rather than beside each route: 401 where a token is needed, 400 where a body or query is read,
- * 404 where a path names a resource.
+ * 413 where a body is, 404 where a path names a resource.
  */
 export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   const shown: FastifySchema & Record<string, unknown> = { ...schema };
@@ -22,6 +22,7 @@ export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   };
   add(400, schema.body !== undefined || schema.querystring !== undefined);
   add(401, !open);
+  add(413, schema.body !== undefined);
   add(404, url.includes('/:'));
   shown.response = answers;
   return { schema: shown, url };

@@ -1,6 +1,6 @@
 import { HttpError } from '@havn/shared';
 import { MergeBody, MergeResult, type MergeInput } from '../schemas/pdf.schema.js';
-import { ErrorBody } from '../schemas/render.schema.js';
+import { PAGE_ERRORS } from '../schemas/render.schema.js';
 import type { App } from '../server-context.js';
 import type { MergeSource, PdfMergeService } from '../services/pdf-merge-service.js';
 import {
@@ -14,15 +14,6 @@ import { clientSignal } from './client-signal.js';
 
 // POST /v1/pdf/merge (docs/render.md#post-v1pdfmerge). Every input is validated, and every url
 // checked against the private-network policy, before any is rendered; errors name the input.
-
-const errors = {
-  400: ErrorBody,
-  401: ErrorBody,
-  502: ErrorBody,
-  503: ErrorBody,
-  504: ErrorBody,
-  507: ErrorBody,
-};
 
 function bad(message: string): never {
   throw new HttpError(400, message);
@@ -73,7 +64,7 @@ export function pdfRoutes(
 
   app.post(
     '/v1/pdf/merge',
-    { schema: { body: MergeBody, response: { 200: MergeResult, ...errors } } },
+    { schema: { body: MergeBody, response: { 200: MergeResult, ...PAGE_ERRORS } } },
     async (request, reply) => {
       const { inputs, pdf, labels = {} } = request.body;
       const finish = pdf === undefined ? {} : (pdfParts(pdf, 'pdf').pdfFinish ?? {});

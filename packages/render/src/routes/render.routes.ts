@@ -2,7 +2,7 @@ import { HttpError } from '@havn/shared';
 import {
   BatchBody,
   BatchResult,
-  ErrorBody,
+  PAGE_ERRORS,
   RenderBody,
   RenderResult,
 } from '../schemas/render.schema.js';
@@ -11,20 +11,11 @@ import { prepareOptions, renderProfile, type RenderLimits } from '../services/re
 import type { RenderService } from '../services/render-service.js';
 import { clientSignal } from './client-signal.js';
 
-const errors = {
-  400: ErrorBody,
-  401: ErrorBody,
-  502: ErrorBody,
-  503: ErrorBody,
-  504: ErrorBody,
-  507: ErrorBody,
-};
-
 /** POST /v1/render and POST /v1/render/batch (docs/render.md#post-v1render). */
 export function renderRoutes(app: App, service: RenderService, limits: RenderLimits): void {
   app.post(
     '/v1/render',
-    { schema: { body: RenderBody, response: { 200: RenderResult, ...errors } } },
+    { schema: { body: RenderBody, response: { 200: RenderResult, ...PAGE_ERRORS } } },
     async (request, reply) => {
       const signal = clientSignal(reply);
       const { profile: profileInput, ...rest } = request.body;
@@ -47,7 +38,7 @@ export function renderRoutes(app: App, service: RenderService, limits: RenderLim
 
   app.post(
     '/v1/render/batch',
-    { schema: { body: BatchBody, response: { 200: BatchResult, ...errors } } },
+    { schema: { body: BatchBody, response: { 200: BatchResult, ...PAGE_ERRORS } } },
     async (request, reply) => {
       const signal = clientSignal(reply);
       const { profiles: inputs, ...rest } = request.body;

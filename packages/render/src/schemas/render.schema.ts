@@ -230,3 +230,17 @@ export const BatchResult = Type.Object({
 });
 
 export const ErrorBody = Type.Object({ error: Type.String() });
+
+/**
+ * What every route that loads a page can answer besides its result (docs/render.md#statuses): a
+ * bad body, no token, a failed page, a full queue or a store that cannot be written, the
+ * deadline, a full artifact disk.
+ */
+export const PAGE_ERRORS = {
+  400: ErrorBody,
+  401: ErrorBody,
+  502: ErrorBody,
+  503: ErrorBody,
+  504: ErrorBody,
+  507: ErrorBody,
+};
