@@ -191,7 +191,12 @@ it('works at 390×844 in dark mode with no axe violation and no sideways scrolli
   const page = await openInbox({ ...PHONE, colorScheme: 'dark' });
   await page.goto(`${stack.url}/#/forms/sales-enquiry/settings/definition`);
   await page.getByRole('heading', { name: 'Question 3 (Company size)' }).waitFor();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+  expect(
+    await page.evaluate(
+      (width) => document.documentElement.scrollWidth <= width,
+      page.viewportSize()?.width ?? 0,
+    ),
+  ).toBe(true);
   expect(await axeViolations(page)).toEqual([]);
   await page.close();
 });

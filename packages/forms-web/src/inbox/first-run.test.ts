@@ -34,7 +34,10 @@ async function fresh(options: BrowserContextOptions = {}): Promise<Page> {
 }
 
 const noSideways = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
+  page.evaluate(
+    (width) => document.documentElement.scrollWidth <= width,
+    page.viewportSize()?.width ?? 0,
+  );
 
 it('a setup link creates the first organisation and signs in; used once, it explains itself', async () => {
   const link = await server.app.firstRunSetupLink(server.url);

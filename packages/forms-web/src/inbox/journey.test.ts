@@ -98,9 +98,12 @@ async function journey(options: BrowserContextOptions): Promise<void> {
     const main = page.locator('#main');
     const noAxe = async () => {
       expect(await axeViolations(page)).toEqual([]);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(
-        true,
-      );
+      expect(
+        await page.evaluate(
+          (width) => document.documentElement.scrollWidth <= width,
+          page.viewportSize()?.width ?? 0,
+        ),
+      ).toBe(true);
     };
 
     // The setup link from the server's output makes the organisation and signs in.

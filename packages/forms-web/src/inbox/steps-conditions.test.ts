@@ -53,9 +53,12 @@ async function stepsAndConditions(name: string, options: BrowserContextOptions):
     page.locator('.builder-card').filter({ has: page.getByRole('heading', { name: heading }) });
   const fits = async () => {
     expect(await axeViolations(page)).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(
-      true,
-    );
+    expect(
+      await page.evaluate(
+        (width) => document.documentElement.scrollWidth <= width,
+        page.viewportSize()?.width ?? 0,
+      ),
+    ).toBe(true);
   };
 
   await page.getByRole('link', { name: 'Forms', exact: true }).click();

@@ -53,6 +53,8 @@ try {
     go: (p: Page) => Promise<void>,
     fullPage = true,
   ) => {
+    // SHOTS=<prefix> retakes only the pictures whose names start so.
+    if (process.env.SHOTS && !file.startsWith(process.env.SHOTS)) return;
     const context = await browser.newContext(options);
     const page = await context.newPage();
     await page.goto(stack.url);
@@ -90,6 +92,28 @@ try {
         // The builder is long: the first screen shows its tabs, the intro and the first
         // question, with the preview beside them.
         await page.getByRole('tab', { name: 'Builder' }).focus();
+      },
+      false,
+    );
+    await shoot(
+      `manage-definition-steps-${suffix}.png`,
+      options,
+      async (page) => {
+        await open(page, '#/forms/contact/settings/definition', 'Contact: settings');
+        await page.getByRole('button', { name: 'Split into steps' }).click();
+        await page.getByLabel('Step 1 title').fill('You');
+        await page.getByRole('button', { name: 'Add step' }).click();
+        await page.getByLabel('Step 2 title').fill('Getting started');
+        // The start date, only for sales, on the second step (the last question then).
+        await page.locator('#b-q6-if-mode').selectOption('when');
+        await page.locator('#b-q6-if-question').selectOption('topic');
+        await page.locator('#b-q6-if-value').selectOption('sales');
+        await page.locator('#b-q6-step').selectOption('Step 2 (Getting started)');
+        await page.getByRole('heading', { name: 'Question 8 (Start date)' }).waitFor();
+        // Its card, with its step and condition, at the top of the screen.
+        await page.locator('#b-q7').evaluate((el) => {
+          el.scrollIntoView({ block: 'start' });
+        });
       },
       false,
     );
