@@ -8,8 +8,9 @@ import {
   type PDFPage,
   type PDFRef,
 } from 'pdf-lib';
+import { MergeInputError } from './merge-input-error.js';
 import { PartCopier } from './pdf-part-copier.js';
-import { mergeStructure, structureRoot, type CopiedPart } from './pdf-structure.js';
+import { mergeStructure, readingPart, structureRoot, type CopiedPart } from './pdf-structure.js';
 
 // Merging PDFs with pdf-lib (docs/render.md#post-v1pdfmerge): pages are copied object by object
 // into a new document (fonts and images come along, shared resources stay whole), never bytes
@@ -23,16 +24,7 @@ export interface MergePart {
   title?: string | undefined;
 }
 
-/** An input pdf-lib cannot read (encrypted, or not a PDF at all). */
-export class MergeInputError extends Error {
-  constructor(
-    readonly index: number,
-    reason: string,
-  ) {
-    super(reason);
-    this.name = 'MergeInputError';
-  }
-}
+export { MergeInputError };
 
 export interface MergeOptions {
   /** A tagged result: every part must be tagged (a stored PDF that is not is refused). */
@@ -61,7 +53,9 @@ export async function mergePdfs(
       title: part.title ?? source.getTitle() ?? `Document ${index + 1}`,
     });
   }
-  const untagged = copied.findIndex((part) => !structureRoot(part.source));
+  const untagged = copied.findIndex((part, index) =>
+    readingPart(index, () => !structureRoot(part.source)),
+  );
   if (options.tagged && untagged >= 0) {
     throw new MergeInputError(
       untagged,
@@ -117,14 +111,18 @@ function writeOutline(
     const next = refs[i + 1];
     if (prev) item.set(PDFName.of('Prev'), prev);
     if (next) item.set(PDFName.of('Next'), next);
-    const own = part.source.catalog.lookupMaybe(PDFName.of('Outlines'), PDFDict);
+    const own = readingPart(i, () =>
+      part.source.catalog.lookupMaybe(PDFName.of('Outlines'), PDFDict),
+    );
     const first = own?.get(PDFName.of('First'));
     const last = own?.get(PDFName.of('Last'));
     count += 1;
     if (first && last) {
       part.copier.alias(part.source.catalog.get(PDFName.of('Outlines')), ref);
-      item.set(PDFName.of('First'), part.copier.copy(first, omit));
-      item.set(PDFName.of('Last'), part.copier.copy(last, omit));
+      readingPart(i, () => {
+        item.set(PDFName.of('First'), part.copier.copy(first, omit));
+        item.set(PDFName.of('Last'), part.copier.copy(last, omit));
+      });
       const visible = Math.max(
         0,
         own?.lookupMaybe(PDFName.of('Count'), PDFNumber)?.asNumber() ?? 0,

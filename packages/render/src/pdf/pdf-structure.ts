@@ -7,6 +7,7 @@ import {
   type PDFObject,
   type PDFPage,
 } from 'pdf-lib';
+import { MergeInputError } from './merge-input-error.js';
 import type { PartCopier } from './pdf-part-copier.js';
 
 // One structure tree for a merge of tagged parts (PDF 32000 §14.7): one Document element (a tagged
@@ -22,6 +23,22 @@ export interface CopiedPart {
 }
 
 const name = (n: string) => PDFName.of(n);
+
+/**
+ * Runs `read` on part `index`'s document-level trees; a malformed one (an outline or structure
+ * entry of the wrong kind) is a 400 naming the input, not a 500.
+ */
+export function readingPart<T>(index: number, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof MergeInputError) throw err;
+    throw new MergeInputError(
+      index,
+      `its outline or structure tree cannot be read (${(err as Error).message})`,
+    );
+  }
+}
 
 /** The part's structure tree root, when it is tagged. */
 export function structureRoot(doc: PDFDocument): PDFDict | undefined {
@@ -41,37 +58,39 @@ export function mergeStructure(doc: PDFDocument, parts: readonly CopiedPart[]): 
     .map((p) => p.source.catalog.get(name('Lang')))
     .find((lang) => lang !== undefined);
   let offset = 0;
-  for (const { source, pages, copier } of parts) {
-    const tree = structureRoot(source);
-    if (!tree) continue;
-    copier.alias(source.catalog.get(name('StructTreeRoot')), document);
-    // A part in another language than the document says so on its own elements.
-    const lang = source.catalog.get(name('Lang'));
-    const top = tree.get(name('K'));
-    for (const element of top instanceof PDFArray ? top.asArray() : top ? [top] : []) {
-      const made = copier.copy(element);
-      const dict = context.lookupMaybe(made, PDFDict);
-      if (dict?.get(name('S')) === name('Document')) dict.set(name('S'), name('Part'));
-      if (dict && lang && lang.toString() !== documentLang?.toString()) {
-        dict.set(name('Lang'), lang);
+  for (const [index, { source, pages, copier }] of parts.entries()) {
+    readingPart(index, () => {
+      const tree = structureRoot(source);
+      if (!tree) return;
+      copier.alias(source.catalog.get(name('StructTreeRoot')), document);
+      // A part in another language than the document says so on its own elements.
+      const lang = source.catalog.get(name('Lang'));
+      const top = tree.get(name('K'));
+      for (const element of top instanceof PDFArray ? top.asArray() : top ? [top] : []) {
+        const made = copier.copy(element);
+        const dict = context.lookupMaybe(made, PDFDict);
+        if (dict?.get(name('S')) === name('Document')) dict.set(name('S'), name('Part'));
+        if (dict && lang && lang.toString() !== documentLang?.toString()) {
+          dict.set(name('Lang'), lang);
+        }
+        kids.push(made);
       }
-      kids.push(made);
-    }
-    let next = 0;
-    for (const [key, value] of numberTree(source, tree.get(name('ParentTree')))) {
-      nums.push([key + offset, copier.copy(value)]);
-      next = Math.max(next, key + 1);
-    }
-    const declared = tree.lookupMaybe(name('ParentTreeNextKey'), PDFNumber)?.asNumber() ?? 0;
-    shiftStructParents(doc, pages, offset);
-    for (const [map, into] of [
-      ['RoleMap', roleMap],
-      ['ClassMap', classMap],
-    ] as const) {
-      const entries = tree.lookupMaybe(name(map), PDFDict)?.entries() ?? [];
-      for (const [k, v] of entries) if (!into.has(k)) into.set(k, copier.copy(v));
-    }
-    offset += Math.max(next, declared);
+      let next = 0;
+      for (const [key, value] of numberTree(source, tree.get(name('ParentTree')))) {
+        nums.push([key + offset, copier.copy(value)]);
+        next = Math.max(next, key + 1);
+      }
+      const declared = tree.lookupMaybe(name('ParentTreeNextKey'), PDFNumber)?.asNumber() ?? 0;
+      shiftStructParents(doc, pages, offset);
+      for (const [map, into] of [
+        ['RoleMap', roleMap],
+        ['ClassMap', classMap],
+      ] as const) {
+        const entries = tree.lookupMaybe(name(map), PDFDict)?.entries() ?? [];
+        for (const [k, v] of entries) if (!into.has(k)) into.set(k, copier.copy(v));
+      }
+      offset += Math.max(next, declared);
+    });
   }
   nums.sort((a, b) => a[0] - b[0]);
   const parentTree = context.obj({
