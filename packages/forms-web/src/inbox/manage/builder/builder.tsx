@@ -24,10 +24,7 @@ import { Problems, problemsAt } from './problems.js';
 import { type FieldSpec, QUESTION_TYPES, questionType } from './question-types.js';
 import { StepsEditor } from './steps-editor.js';
 import { canMove, moveInSteps, pagesOf, setStep, stepOf, stepTitle } from './steps-model.js';
-
-const text = (v: unknown) => (typeof v === 'string' ? v : '');
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject, text } from './json-values.js';
 
 export interface BuilderProps {
   definition: Definition;

@@ -11,9 +11,7 @@ import {
   toCondition,
   typedValue,
 } from './condition-model.js';
-
-const text = (v: unknown) => (typeof v === 'string' ? v : '');
-const nameOf = (q: Question | undefined) => text(q?.logicalName);
+import { nameOf } from './json-values.js';
 
 export function ConditionEditor(props: {
   def: Definition;

@@ -4,6 +4,7 @@
 import { displayOrder } from '@havn/forms/show-if';
 import type { Definition, Question } from './definition-model.js';
 import { pagesOf } from './steps-model.js';
+import { isObject, text } from './json-values.js';
 
 export type Scalar = string | number | boolean;
 
@@ -13,9 +14,6 @@ export interface SimpleCondition {
   value: Scalar;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const isScalar = (v: unknown): v is Scalar => ['string', 'number', 'boolean'].includes(typeof v);
 
 /** The condition as the builder's three fields, or null when it is another kind. */

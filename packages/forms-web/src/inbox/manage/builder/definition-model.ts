@@ -4,14 +4,12 @@
 import { idFromName } from '../../slug.js';
 import type { JsonPath } from '../json-lines.js';
 import { pagesOf, placeQuestion, renameReferences, unplaceQuestion } from './steps-model.js';
+import { isObject, text } from './json-values.js';
 
 export type Question = Record<string, unknown>;
 export interface Definition extends Record<string, unknown> {
   questions: Question[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The value as a definition the builder can show, or null (not an object with a questions list). */
 export function asDefinition(value: unknown): Definition | null {
@@ -19,8 +17,6 @@ export function asDefinition(value: unknown): Definition | null {
   if (!value.questions.every(isObject)) return null;
   return value as Definition;
 }
-
-const text = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** A logicalName made from a label: "Work email" → "work-email" (1..100 of [a-z0-9-]). */
 export function nameFromLabel(label: string): string {

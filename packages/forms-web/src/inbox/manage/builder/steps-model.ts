@@ -3,17 +3,13 @@
 // people see them: while the form has steps, the questions list is kept in step order, so
 // "Question 3" is the third question shown, and moving a question past the first or last question
 // of its step moves it into the step beside it.
-import type { Definition, Question } from './definition-model.js';
+import type { Definition } from './definition-model.js';
+import { isObject, nameOf, text } from './json-values.js';
 
 export interface Page extends Record<string, unknown> {
   title?: string;
   questions: string[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-const text = (v: unknown) => (typeof v === 'string' ? v : '');
-const nameOf = (q: Question) => text(q.logicalName);
 
 /** The steps, when the definition has a list of them the builder can edit; null otherwise. */
 export function pagesOf(def: Definition): Page[] | null {
