@@ -169,6 +169,14 @@ describe('a session browser killed while recording, a client attached', () => {
       closedBecause: 'browser exited',
     });
     expect(sessionBrowserPids()).toEqual([]);
+    // Healthy afterwards: no session left, and a new one opens.
+    const health = await fetch(`${base}/healthz`);
+    expect(health.status).toBe(200);
+    expect(((await health.json()) as { sessions: number }).sessions).toBe(0);
+    const next = await recordedSession();
+    expect((await api('DELETE', `/v1/sessions/${next.id}`)).body['artifacts']).toMatchObject([
+      { contentType: 'video/mp4' },
+    ]);
   });
 });
 
