@@ -109,8 +109,8 @@ beforeAll(async () => {
       MAX_CONCURRENCY: '4',
       QUEUE_TIMEOUT_MS: '30000',
       RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS),
-      // A page's heap bound low enough that the out-of-memory page crashes in about a second.
-      PAGE_MAX_HEAP_MB: '128',
+      // A page's heap bound low enough that the out-of-memory page crashes well within a second.
+      PAGE_MAX_HEAP_MB: '64',
     },
     { wedgeTimeoutMs: WEDGE_MS },
   );
