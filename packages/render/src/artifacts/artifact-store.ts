@@ -75,3 +75,29 @@ export interface ArtifactStore {
   /** Removes artifacts created before `cutoff`; returns how many were removed. */
   expire(cutoff: Date): Promise<number>;
 }
+
+/**
+ * A store over another that changes only how artifacts are put (a cap, a watch on write faults):
+ * every read and every expiry goes to the store beneath.
+ */
+export abstract class ArtifactStoreOver implements ArtifactStore {
+  constructor(protected readonly store: ArtifactStore) {}
+
+  abstract put(input: ArtifactInput): Promise<ArtifactDescriptor>;
+
+  describe(id: string) {
+    return this.store.describe(id);
+  }
+
+  get(id: string) {
+    return this.store.get(id);
+  }
+
+  list(query: ArtifactQuery) {
+    return this.store.list(query);
+  }
+
+  expire(cutoff: Date) {
+    return this.store.expire(cutoff);
+  }
+}

@@ -1,8 +1,8 @@
-import type {
-  ArtifactDescriptor,
-  ArtifactInput,
-  ArtifactQuery,
-  ArtifactStore,
+import {
+  type ArtifactDescriptor,
+  type ArtifactInput,
+  type ArtifactStore,
+  ArtifactStoreOver,
 } from './artifact-store.js';
 
 // ARTIFACT_MAX_BYTES over any store (docs/render.md#configuration): the store is a cache, so past
@@ -15,15 +15,17 @@ import type {
 
 const PAGE = 500;
 
-export class CappedArtifactStore implements ArtifactStore {
+export class CappedArtifactStore extends ArtifactStoreOver {
   /** At least the bytes the store holds (an upper bound); undefined until first counted. */
   private total: number | undefined;
   private trimming: Promise<void> | undefined;
 
   constructor(
-    private readonly store: ArtifactStore,
+    store: ArtifactStore,
     private readonly maxBytes: number,
-  ) {}
+  ) {
+    super(store);
+  }
 
   async put(input: ArtifactInput): Promise<ArtifactDescriptor> {
     const descriptor = await this.store.put(input);
@@ -35,22 +37,6 @@ export class CappedArtifactStore implements ArtifactStore {
       await this.trimming;
     }
     return descriptor;
-  }
-
-  describe(id: string) {
-    return this.store.describe(id);
-  }
-
-  get(id: string) {
-    return this.store.get(id);
-  }
-
-  list(query: ArtifactQuery) {
-    return this.store.list(query);
-  }
-
-  expire(cutoff: Date) {
-    return this.store.expire(cutoff);
   }
 
   private async all(): Promise<ArtifactDescriptor[]> {

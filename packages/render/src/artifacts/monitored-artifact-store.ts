@@ -1,9 +1,9 @@
 import { HttpError } from '@havn/shared';
-import type {
-  ArtifactDescriptor,
-  ArtifactInput,
-  ArtifactQuery,
-  ArtifactStore,
+import {
+  type ArtifactDescriptor,
+  type ArtifactInput,
+  type ArtifactStore,
+  ArtifactStoreOver,
 } from './artifact-store.js';
 
 // Write faults of the artifact store (docs/operations.md#the-artifact-disk-is-full), over any
@@ -51,13 +51,15 @@ function codeOf(err: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-export class MonitoredArtifactStore implements ArtifactStore {
+export class MonitoredArtifactStore extends ArtifactStoreOver {
   #state: ArtifactStoreState = { state: 'ok' };
 
   constructor(
-    private readonly store: ArtifactStore,
+    store: ArtifactStore,
     private readonly onRefusal: (why: StoreRefusal) => void,
-  ) {}
+  ) {
+    super(store);
+  }
 
   get state(): ArtifactStoreState {
     return this.#state;
@@ -79,21 +81,5 @@ export class MonitoredArtifactStore implements ArtifactStore {
     }
     if (this.#state.state !== 'ok') this.#state = { state: 'ok', since: new Date().toISOString() };
     return descriptor;
-  }
-
-  describe(id: string) {
-    return this.store.describe(id);
-  }
-
-  get(id: string) {
-    return this.store.get(id);
-  }
-
-  list(query: ArtifactQuery) {
-    return this.store.list(query);
-  }
-
-  expire(cutoff: Date) {
-    return this.store.expire(cutoff);
   }
 }
