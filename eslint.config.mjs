@@ -1,4 +1,5 @@
 // One lint for the whole repository: type-aware typescript-eslint, Prettier owns formatting.
+import path from 'node:path';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
@@ -22,6 +23,90 @@ const restrictedImports = (patterns, paths = []) => [
   { patterns: [crossPackage, ...patterns], paths },
 ];
 const notTests = ['**/*.test.ts', '**/test-support/**'];
+
+// Render's rooms say what they may import, as allow-lists (as Playwright's DEPS.list files do):
+// a folder of `src/` lists the folders (`name/`: the files directly in it) and top-level files it
+// may import besides its own; any other relative import is refused. The top of `src/` (server,
+// compose, config, main) is the composition root and is not listed. docs/architecture.md#layering
+// says why each edge exists.
+export const RENDER_ROOMS = {
+  artifacts: ['config.js', 'errors.js'],
+  browser: ['capture-limits.js', 'profiles.js', 'errors.js'],
+  cluster: ['errors.js'],
+  netguard: ['errors.js'],
+  pdf: ['errors.js'],
+  schemas: ['pdf/'],
+  services: [
+    'artifacts/',
+    'browser/',
+    'netguard/',
+    'pdf/',
+    'schemas/',
+    'capture-limits.js',
+    'profiles.js',
+    'errors.js',
+  ],
+  // Routes are thin transport: the browser only through services/.
+  routes: [
+    'services/',
+    'artifacts/',
+    'cluster/',
+    'schemas/',
+    'profiles.js',
+    'public-hosts.js',
+    'server-context.js',
+    'errors.js',
+  ],
+  // Sessions are a vertical slice over the same lower rooms as services/, with rooms of its own.
+  sessions: [
+    'artifacts/',
+    'browser/',
+    'cluster/',
+    'netguard/',
+    'schemas/',
+    'sessions/door/',
+    'sessions/downloads/',
+    'sessions/live/',
+    'sessions/recording/',
+    'auth.js',
+    'capture-limits.js',
+    'profiles.js',
+    'public-hosts.js',
+    'server-context.js',
+    'errors.js',
+  ],
+  // The CDP door judges frames; it knows nothing of the session's lifecycle.
+  'sessions/door': [
+    'sessions/downloads/',
+    'auth.js',
+    'capture-limits.js',
+    'public-hosts.js',
+    'errors.js',
+  ],
+  'sessions/downloads': ['errors.js'],
+  'sessions/recording': ['artifacts/', 'errors.js'],
+  'sessions/live': ['sessions/', 'schemas/', 'auth.js', 'public-hosts.js', 'errors.js'],
+};
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const renderRooms = Object.entries(RENDER_ROOMS).map(([room, allowed]) => {
+  const importText = (target) => {
+    const relative = path.posix.relative(room, target.replace(/\/$/, '')) || '.';
+    const text = relative.startsWith('.') ? relative : `./${relative}`;
+    return target.endsWith('/') ? `${escape(text)}/[^/]+` : escape(text);
+  };
+  const allowedTexts = ['\\./[^/]+', ...allowed.map(importText)];
+  const refused = {
+    regex: `^(?!(?:${allowedTexts.join('|')})$)\\.{1,2}/`,
+    message: `${room}/ may import only its own files and: ${allowed.join(', ')} (eslint.config.mjs, RENDER_ROOMS).`,
+  };
+  return {
+    files: [`packages/render/src/${room}/*.ts`],
+    ignores: notTests,
+    rules: {
+      'no-restricted-imports': restrictedImports([refused], room === 'browser' ? [] : [playwright]),
+    },
+  };
+});
 
 export default tseslint.config(
   {
@@ -63,17 +148,7 @@ export default tseslint.config(
       'no-restricted-imports': restrictedImports([], [playwright]),
     },
   },
-  {
-    // Render's routes reach the browser through services/ and sessions/, never directly.
-    files: ['packages/render/src/routes/**/*.ts'],
-    ignores: notTests,
-    rules: {
-      'no-restricted-imports': restrictedImports(
-        [layerAbove(['browser'], 'routes/ reaches the browser through services/, not browser/.')],
-        [playwright],
-      ),
-    },
-  },
+  ...renderRooms,
   {
     files: ['packages/forms/src/store/**/*.ts'],
     ignores: notTests,

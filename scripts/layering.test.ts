@@ -1,8 +1,9 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
+import { RENDER_ROOMS } from '../eslint.config.mjs';
 
 // The layer rules of docs/architecture.md#layering are lint errors: a file written into a layer
 // that imports a layer above it fails `eslint`, the same check `npm run lint` runs.
@@ -64,7 +65,33 @@ describe('layer rules', () => {
   it('refuses a render route that imports the browser layer directly', async () => {
     expect(
       await importErrors('packages/render/src/routes', "import '../browser/launch-args.js';"),
-    ).toEqual([expect.stringContaining('routes/ reaches the browser through services/')]);
+    ).toEqual([expect.stringContaining('routes/ may import only its own files and: services/')]);
+  });
+
+  it("refuses a render room's import that its allow-list does not name", async () => {
+    // The CDP door judges frames and knows nothing of the session's lifecycle.
+    expect(
+      await importErrors('packages/render/src/sessions/door', "import '../session-manager.js';"),
+    ).toEqual([expect.stringContaining('sessions/door/ may import only')]);
+    expect(
+      await importErrors('packages/render/src/sessions/recording', "import '../door/cdp-door.js';"),
+    ).toEqual([expect.stringContaining('sessions/recording/ may import only')]);
+    // A listed folder allows the files directly in it, not the rooms beneath it.
+    expect(
+      await importErrors('packages/render/src/sessions/live', "import '../door/cdp-door.js';"),
+    ).toEqual([expect.stringContaining('sessions/live/ may import only')]);
+    expect(
+      await importErrors('packages/render/src/artifacts', "import '../sessions/session.js';"),
+    ).toEqual([expect.stringContaining('artifacts/ may import only')]);
+  });
+
+  it('gives every folder of render an allow-list', () => {
+    const src = join(root, 'packages/render/src');
+    const folders = readdirSync(src, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => relative(src, join(entry.parentPath, entry.name)))
+      .filter((folder) => !folder.split(sep).includes('test-support'));
+    expect(folders.sort()).toEqual(Object.keys(RENDER_ROOMS).sort());
   });
 
   it('lets imports flow downward', async () => {
@@ -73,6 +100,12 @@ describe('layer rules', () => {
     ).toEqual([]);
     expect(
       await importErrors('packages/render/src/services', "import '../browser/launch-args.js';"),
+    ).toEqual([]);
+    expect(
+      await importErrors('packages/render/src/sessions/live', "import '../session-manager.js';"),
+    ).toEqual([]);
+    expect(
+      await importErrors('packages/render/src/sessions', "import './door/cdp-door.js';"),
     ).toEqual([]);
     expect(
       await importErrors('packages/forms/src/routes', "import '../services/forms.service.js';"),

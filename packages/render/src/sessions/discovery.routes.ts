@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { ErrorBody } from '../schemas/render.schema.js';
 import type { PublicHosts } from '../public-hosts.js';
 import type { App } from '../server-context.js';
-import { isInternalUrl } from './cdp-targets.js';
+import { isInternalUrl } from './door/cdp-targets.js';
 import type { Session } from './session.js';
 import type { SessionManager } from './session-manager.js';
 import { doorUrl, presentedToken } from './session-urls.js';

@@ -19,10 +19,10 @@ import { judgeHops } from '../netguard/navigation-hops.js';
 import { checkRenderUrl } from '../netguard/url-check.js';
 import { sessionAddressCheck } from './address-checks.js';
 import type { Profile } from '../profiles.js';
-import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recorder.js';
+import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recording/recorder.js';
 import { ClosedSessions, type ClosedSession, type CloseReason } from './closed-sessions.js';
 import { Session } from './session.js';
-import { SessionDownloads } from './session-downloads.js';
+import { SessionDownloads } from './downloads/session-downloads.js';
 import type { SessionConfig } from './session-config.js';
 import type { CreateSessionBody, ScreenshotBody } from './session-schemas.js';
 

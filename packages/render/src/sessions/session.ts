@@ -1,11 +1,11 @@
 import { tokensEqual } from '@havn/shared';
 import type { SessionBrowser } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, Labels } from '../artifacts/artifact-store.js';
-import type { DoorSession } from './cdp-door.js';
-import type { FramePolicy } from './cdp-frame-policy.js';
-import { isInternalUrl } from './cdp-targets.js';
-import type { Recorder } from './recorder.js';
-import type { SessionDownloads } from './session-downloads.js';
+import type { DoorSession } from './door/cdp-door.js';
+import type { FramePolicy } from './door/cdp-frame-policy.js';
+import { isInternalUrl } from './door/cdp-targets.js';
+import type { Recorder } from './recording/recorder.js';
+import type { SessionDownloads } from './downloads/session-downloads.js';
 
 // One live browser session (docs/sessions.md#leases): its lease, its own token, its browser, its
 // recorder and the clients attached through the door.

@@ -6,7 +6,7 @@ import { HttpError } from '@havn/shared';
 import { LOOPBACK_ONLY, type PublicHosts } from '../public-hosts.js';
 import { ArtifactDescriptor } from '../schemas/artifact.schema.js';
 import { ErrorBody } from '../schemas/render.schema.js';
-import { CdpDoor } from './cdp-door.js';
+import { CdpDoor } from './door/cdp-door.js';
 import type { ClusterRouting } from './cluster-routing.js';
 import { discoveryRoutes } from './discovery.routes.js';
 import type { Session, SessionDescriptor } from './session.js';

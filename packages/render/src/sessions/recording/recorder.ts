@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ArtifactDescriptor, ArtifactStore, Labels } from '../artifacts/artifact-store.js';
+import type { ArtifactDescriptor, ArtifactStore, Labels } from '../../artifacts/artifact-store.js';
 import { stitchVideo, type RecordedFrame } from './video-stitcher.js';
 
 // The server-side recorder of a session (docs/sessions.md#recording): it keeps screencast

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { isRecord } from '@havn/shared';
-import { capturePixelsProblem, MAX_PAPER_INCHES } from '../capture-limits.js';
+import { capturePixelsProblem, MAX_PAPER_INCHES } from '../../capture-limits.js';
 import type { FramePolicy } from './cdp-frame-policy.js';
 
 // The door's judges of parameters that name a URL, a server path, a proxy, a certificate policy

@@ -1,11 +1,11 @@
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawClient } from './test-support/cdp-client.js';
+import { rawClient } from '../test-support/cdp-client.js';
 import {
   BROWSERS,
   startSessionTestApp,
   type SessionTestApp,
-} from './test-support/session-test-app.js';
+} from '../test-support/session-test-app.js';
 
 // docs/sessions.md#traces: a trace read through the door never carries the browser's command
 // line (Browser.getBrowserCommandLine is refused, and the trace's metadata would tell the same),

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSessionTestApp, type SessionTestApp } from './test-support/session-test-app.js';
+import { startSessionTestApp, type SessionTestApp } from '../test-support/session-test-app.js';
 
 // docs/render.md#hosts-and-origins at the sessions' end: the Host a client sent goes into
 // `cdpUrl`, `liveUrl` and discovery only when trusted, and in anonymous mode the door refuses a

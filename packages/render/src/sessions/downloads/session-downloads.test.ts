@@ -2,12 +2,12 @@ import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachToPage, rawClient } from './test-support/cdp-client.js';
+import { attachToPage, rawClient } from '../test-support/cdp-client.js';
 import {
   BROWSERS,
   startSessionTestApp,
   type SessionTestApp,
-} from './test-support/session-test-app.js';
+} from '../test-support/session-test-app.js';
 
 // What a session's pages download becomes an artifact of the session, named and typed as it
 // came; a download past DOWNLOAD_MAX_BYTES is cancelled, and the session says so.

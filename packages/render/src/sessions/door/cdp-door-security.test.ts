@@ -3,14 +3,14 @@ import { connect, type Socket } from 'node:net';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCanary, type Canary } from '../test-support/fixture-server.js';
-import { freePort } from '../../../../test-support/ports.js';
-import { attachToPage, rawClient, type CdpMessage } from './test-support/cdp-client.js';
+import { startCanary, type Canary } from '../../test-support/fixture-server.js';
+import { freePort } from '../../../../../test-support/ports.js';
+import { attachToPage, rawClient, type CdpMessage } from '../test-support/cdp-client.js';
 import {
   BROWSERS,
   startSessionTestApp,
   type SessionTestApp,
-} from './test-support/session-test-app.js';
+} from '../test-support/session-test-app.js';
 
 // What an attacker holding one session token tried, each against both of Debian's builds: the
 // door must refuse it, and the browser must not be able to do it even if the door let it by.

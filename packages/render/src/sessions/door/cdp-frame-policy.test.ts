@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CAPTURE_LIMITS } from '../capture-limits.js';
+import { DEFAULT_CAPTURE_LIMITS } from '../../capture-limits.js';
 import { judgeClientFrame, type FramePolicy } from './cdp-frame-policy.js';
 import { confinedPath } from './cdp-param-judges.js';
 import { TargetWatch } from './cdp-targets.js';

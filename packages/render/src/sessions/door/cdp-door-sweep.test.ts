@@ -2,14 +2,14 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCanary, type Canary } from '../test-support/fixture-server.js';
+import { startCanary, type Canary } from '../../test-support/fixture-server.js';
 import { refusedMethod } from './cdp-allowlist.js';
-import { attachToPage, rawClient, type CdpMessage } from './test-support/cdp-client.js';
+import { attachToPage, rawClient, type CdpMessage } from '../test-support/cdp-client.js';
 import {
   BROWSERS,
   startSessionTestApp,
   type SessionTestApp,
-} from './test-support/session-test-app.js';
+} from '../test-support/session-test-app.js';
 
 // Every method of the browser's own protocol (its /json/protocol), sent through the door three
 // ways: at the top level, on a flat page session, and wrapped in Target.sendMessageToTarget.

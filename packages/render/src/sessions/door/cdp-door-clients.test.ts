@@ -8,7 +8,7 @@ import {
   BROWSERS,
   startSessionTestApp,
   type SessionTestApp,
-} from './test-support/session-test-app.js';
+} from '../test-support/session-test-app.js';
 
 // The clients the door's allow-list is made for, doing what their users do, against both of
 // Debian's builds: contexts, pages, tracing, coverage, PDF, screenshots, emulation, file inputs

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Recorder, type FrameSource } from './recorder.js';
-import { ffprobe } from './test-support/ffprobe.js';
-import { writeSolidJpeg } from './test-support/solid-jpeg.js';
+import { ffprobe } from '../test-support/ffprobe.js';
+import { writeSolidJpeg } from '../test-support/solid-jpeg.js';
 
 // The recorder's bookkeeping with frames delivered on a script (real JPEGs, real ffmpeg): the fps
 // cap, maxFrames, the newest frame kept at stop, and a still page that never sends a frame.

@@ -5,13 +5,13 @@ import { chromium } from 'playwright-core';
 import CDP from 'chrome-remote-interface';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonApi } from '../test-support/json-api.js';
-import { rawClient } from './test-support/cdp-client.js';
+import type { JsonApi } from '../../test-support/json-api.js';
+import { rawClient } from '../test-support/cdp-client.js';
 import {
   SERVICE_TOKEN,
   startSessionTestApp,
   type SessionTestApp,
-} from './test-support/session-test-app.js';
+} from '../test-support/session-test-app.js';
 
 // The CDP door from the outside: refusals at the socket, the frame policy, several clients at
 // once, HTTP discovery, and the private-network policy holding for contexts a client creates.

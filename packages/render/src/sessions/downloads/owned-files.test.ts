@@ -8,7 +8,7 @@ import {
   BROWSERS,
   startSessionTestApp,
   type SessionTestApp,
-} from './test-support/session-test-app.js';
+} from '../test-support/session-test-app.js';
 
 // Root touches nothing the browser owns through a path (docs/render.md#browser-processes): what
 // a browser that escaped its sandbox plants in its own folders, as its own uid, is never followed.

@@ -1,4 +1,4 @@
-import type { CaptureLimits } from '../capture-limits.js';
+import type { CaptureLimits } from '../../capture-limits.js';
 import { refusedMethod } from './cdp-allowlist.js';
 import { isRecord } from '@havn/shared';
 import { no, pass, PARAM_JUDGES, type Judged } from './cdp-param-judges.js';

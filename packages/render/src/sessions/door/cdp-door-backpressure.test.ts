@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { rawClient } from './test-support/cdp-client.js';
+import { rawClient } from '../test-support/cdp-client.js';
 import {
   BROWSERS,
   startSessionTestApp,
   type SessionTestApp,
-} from './test-support/session-test-app.js';
-import { startSlowDns, type SlowDns } from './test-support/slow-dns.js';
+} from '../test-support/session-test-app.js';
+import { startSlowDns, type SlowDns } from '../test-support/slow-dns.js';
 
 // The door while a verdict waits on a slow DNS answer (docs/sessions.md#where-the-door-waits):
 // it stops reading the client, bounds what it holds, gives up on the answer after a while, and

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import type { Socket } from 'node:net';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSessionTestApp, type SessionTestApp } from './test-support/session-test-app.js';
+import { startSessionTestApp, type SessionTestApp } from '../test-support/session-test-app.js';
 
 // The door on the wire (RFC 6455): it forwards Chromium's bytes and the client's own frames
 // rather than re-framing messages, so these tests speak to it frame by frame: fragmented

@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { presentedToken } from '../auth.js';
-import { hostRefusal, originRefusal, type PublicHosts } from '../public-hosts.js';
+import { presentedToken } from '../../auth.js';
+import { hostRefusal, originRefusal, type PublicHosts } from '../../public-hosts.js';
 import {
   judgeClientFrame,
   judgeWatcherFrame,

@@ -10,7 +10,7 @@ import {
   type LaterCheck,
 } from './cdp-frame-policy.js';
 import { TargetWatch, WATCHED_EVENTS } from './cdp-targets.js';
-import { DOWNLOAD_EVENTS } from './session-downloads.js';
+import { DOWNLOAD_EVENTS } from '../downloads/session-downloads.js';
 import { TraceRedactor } from './trace-redactor.js';
 import {
   CLOSE,

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffprobe } from './test-support/ffprobe.js';
-import { writeSolidJpeg } from './test-support/solid-jpeg.js';
+import { ffprobe } from '../test-support/ffprobe.js';
+import { writeSolidJpeg } from '../test-support/solid-jpeg.js';
 import { concatScript, jpegSize, stitchVideo } from './video-stitcher.js';
 
 // The stitcher with real ffmpeg: irregular frames make a video as long as the recording, not as
