@@ -150,6 +150,20 @@ export default tseslint.config(
   },
   ...renderRooms,
   {
+    // Benchmarks use a package as its tests' neighbours would: through its exports
+    // (`@havn/render/testing`, `@havn/cli/testing` name what a benchmark may compose), never by path.
+    files: ['bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictedImports([
+        {
+          regex: '^(?:\\.\\./)+packages/',
+          message:
+            'bench/ imports a package through its exports (@havn/<name>/testing), never its files.',
+        },
+      ]),
+    },
+  },
+  {
     files: ['packages/forms/src/store/**/*.ts'],
     ignores: notTests,
     rules: {

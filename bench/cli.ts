@@ -9,10 +9,12 @@ import {
   FAKE_TOKEN,
   FakeAppInsights,
   table,
-} from '../packages/cli/src/test-support/fake-app-insights.js';
-import { startFormsService } from '../packages/cli/src/test-support/forms-service.js';
-import { HAVN_BIN, havn, signedInConfigDir } from '../packages/cli/src/test-support/run-havn.js';
-import { traceFixture } from '../packages/cli/src/test-support/trace-fixture.js';
+  startFormsService,
+  HAVN_BIN,
+  havn,
+  signedInConfigDir,
+  traceFixture,
+} from '@havn/cli/testing';
 import { median, percentile, printSummary, printTable } from './lib/harness.js';
 
 const RUNS = 20;

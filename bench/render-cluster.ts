@@ -11,13 +11,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startBalancer } from '../packages/render/src/test-support/nginx.js';
 import {
+  startBalancer,
   startRenderInstance,
   type RenderInstance,
-} from '../packages/render/src/test-support/render-instances.js';
+  TEST_TOKEN,
+} from '@havn/render/testing';
 import { startS3StandIn } from '../test-support/s3-stand-in.js';
-import { TEST_TOKEN } from '../packages/render/src/test-support/service.js';
 import { startPostgresCluster } from '../test-support/postgres-cluster.js';
 import { countRoundTrips } from './lib/cdp-round-trips.js';
 import { percentile, printSummary, printTable } from './lib/harness.js';

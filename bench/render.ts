@@ -14,11 +14,14 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { PDFDocument } from 'pdf-lib';
 import { createLogger } from '@havn/shared';
-import { browserLaunchArgs } from '../packages/render/src/browser/launch-args.js';
-import { composeServer } from '../packages/render/src/compose.js';
-import { loadConfig } from '../packages/render/src/config.js';
-import { markdownExpression, pageCallExpression } from '../packages/render/src/browser/extract.js';
-import { builtInProfile } from '../packages/render/src/profiles.js';
+import {
+  browserLaunchArgs,
+  composeServer,
+  loadConfig,
+  markdownExpression,
+  pageCallExpression,
+  builtInProfile,
+} from '@havn/render/testing';
 import { percentile, printSummary, printTable } from './lib/harness.js';
 
 const TOKEN = 'bench-token-0123456789abcdef';

@@ -18,12 +18,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@havn/shared';
-import { composeServer } from '../packages/render/src/compose.js';
-import { loadConfig } from '../packages/render/src/config.js';
-import { LOOPBACK_ONLY } from '../packages/render/src/public-hosts.js';
-import { CdpDoor } from '../packages/render/src/sessions/door/cdp-door.js';
-import type { FrameJudge } from '../packages/render/src/sessions/door/cdp-frame-policy.js';
-import { sessionsExtension } from '../packages/render/src/sessions/sessions-extension.js';
+import {
+  composeServer,
+  loadConfig,
+  LOOPBACK_ONLY,
+  CdpDoor,
+  type FrameJudge,
+  sessionsExtension,
+} from '@havn/render/testing';
 import { countRoundTrips } from './lib/cdp-round-trips.js';
 import { percentile, printSummary, printTable } from './lib/harness.js';
 

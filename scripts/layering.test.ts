@@ -85,6 +85,13 @@ describe('layer rules', () => {
     ).toEqual([expect.stringContaining('artifacts/ may import only')]);
   });
 
+  it('refuses a benchmark that reaches into a package by path', async () => {
+    expect(await importErrors('bench', "import '../packages/render/src/config.js';")).toEqual([
+      expect.stringContaining('bench/ imports a package through its exports'),
+    ]);
+    expect(await importErrors('bench', "import '@havn/render/testing';")).toEqual([]);
+  });
+
   it('gives every folder of render an allow-list', () => {
     const src = join(root, 'packages/render/src');
     const folders = readdirSync(src, { recursive: true, withFileTypes: true })

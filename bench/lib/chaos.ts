@@ -5,11 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import {
-  startFormsChild,
-  type FormsChild,
-} from '../../packages/forms/src/test-support/forms-child.js';
-import { seedForm } from '../../packages/forms/src/test-support/forms-server.js';
+import { seedForm, startFormsChild, type FormsChild } from '@havn/forms/testing';
 import { startPostgresCluster, type PostgresCluster } from '../../test-support/postgres-cluster.js';
 import { mountSmallDisk, type SmallDisk } from '../../test-support/small-disk.js';
 
