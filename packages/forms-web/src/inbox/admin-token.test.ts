@@ -1,31 +1,12 @@
 // The inbox refuses the admin token (docs/forms-web.md#the-inbox): it is a service credential and
 // never goes into a browser. Real Chromium against the real forms server, which tells the two kinds
 // of token apart.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser } from '../test-support/browser.js';
-import { ensureBuilt } from '../test-support/build.js';
-import { ADMIN_TOKEN, type Stack, startStack } from '../test-support/stack.js';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { ADMIN_TOKEN } from '../test-support/stack.js';
+import { inboxUnderTest, signIn } from '../test-support/inbox.js';
 
-let browser: Browser;
-let stack: Stack;
-
-beforeAll(async () => {
-  ensureBuilt();
-  stack = await startStack(['https://www.acme.example']);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await stack.close();
-});
-
-async function signIn(page: Page, org: string, token: string): Promise<void> {
-  await page.getByLabel('Organisation', { exact: true }).fill(org);
-  await page.getByLabel('Organisation token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+const inbox = inboxUnderTest(() => ['https://www.acme.example']);
 
 /** Everything the page keeps in localStorage and sessionStorage. */
 const stored = (page: Page) =>
@@ -36,10 +17,10 @@ const stored = (page: Page) =>
   });
 
 it('refuses the admin token with a message, and keeps nothing of it in the browser', async () => {
-  const page = await browser.newPage();
-  await page.goto(stack.url);
+  const page = await inbox.browser.newPage();
+  await page.goto(inbox.stack.url);
   for (const org of ['acme', 'no-such-org']) {
-    await signIn(page, org, ADMIN_TOKEN);
+    await signIn(page, { url: inbox.stack.url, org }, ADMIN_TOKEN);
     const alert = page.getByRole('alert');
     await alert.getByText('This is the admin token').waitFor();
     expect(await alert.textContent()).toBe(
@@ -55,19 +36,19 @@ it('refuses the admin token with a message, and keeps nothing of it in the brows
   expect(await page.getByRole('link', { name: 'Forms', exact: true }).count()).toBe(0);
 
   // An organisation token is let in, and only then is the session kept.
-  await signIn(page, 'acme', stack.token);
+  await signIn(page, inbox.stack, inbox.stack.token);
   await page.getByRole('link', { name: 'Forms', exact: true }).waitFor();
   const after = await stored(page);
   expect(JSON.parse(after.local['havn.inbox.session.v2'] ?? '{}') as unknown).toEqual({
     org: 'acme',
-    token: stack.token,
+    token: inbox.stack.token,
   });
   await page.close();
 });
 
 it('drops a session an older inbox kept, which may hold the admin token', async () => {
-  const page = await browser.newPage();
-  await page.goto(stack.url);
+  const page = await inbox.browser.newPage();
+  await page.goto(inbox.stack.url);
   await page.evaluate((token) => {
     localStorage.setItem('havn.inbox.session', JSON.stringify({ org: 'acme', token }));
   }, ADMIN_TOKEN);
@@ -79,9 +60,8 @@ it('drops a session an older inbox kept, which may hold the admin token', async 
 });
 
 it('still tells a bad token from the admin token', async () => {
-  const page = await browser.newPage();
-  await page.goto(stack.url);
-  await signIn(page, 'acme', 'havn_not-a-token');
+  const page = await inbox.browser.newPage();
+  await signIn(page, inbox.stack, 'havn_not-a-token');
   await page.getByRole('alert').getByText('That token is not valid').waitFor();
   expect(await stored(page)).toEqual({ local: {}, session: {} });
   await page.close();

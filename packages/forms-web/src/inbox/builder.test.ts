@@ -5,42 +5,17 @@
 // preview reset after Send; then choice labels in the feed, read and unread, mark all read,
 // delete with confirmation and the CSV with labels.
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { axeViolations } from '../test-support/axe.js';
-import { launchBrowser, PHONE } from '../test-support/browser.js';
-import { ensureBuilt } from '../test-support/build.js';
+import { PHONE } from '../test-support/browser.js';
 import { dragOntoCardAbove } from '../test-support/builder-drag.js';
-import { type Stack, startStack } from '../test-support/stack.js';
+import { inboxUnderTest } from '../test-support/inbox.js';
 
-let browser: Browser;
-let stack: Stack;
 const SITE = 'http://site.test';
-
-beforeAll(async () => {
-  ensureBuilt();
-  stack = await startStack([SITE]);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await stack.close();
-});
-
-async function openInbox(options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ acceptDownloads: true, ...options });
-  const page = await context.newPage();
-  page.on('close', () => {
-    context.close().catch(() => undefined);
-  });
-  await page.goto(stack.url);
-  await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
-  await page.getByLabel('Organisation token').fill(stack.token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('link', { name: 'Forms', exact: true }).waitFor();
-  return page;
-}
+const inbox = inboxUnderTest(() => [SITE]);
+const openInbox = (options: BrowserContextOptions = {}) =>
+  inbox.openInbox({ acceptDownloads: true, ...options });
 
 const preview = (page: Page) => page.frameLocator('iframe[title="Preview of the form"]');
 
@@ -136,7 +111,7 @@ it('builds a form without JSON: add, reorder by keyboard, duplicate, delete; JSO
 
   await page.getByRole('button', { name: 'Save definition' }).click();
   await page.getByRole('status').getByText('Saved as version 1.').waitFor();
-  const saved = await stack.api<Saved>('GET', '/api/orgs/acme/forms/sales-enquiry');
+  const saved = await inbox.stack.api<Saved>('GET', '/api/orgs/acme/forms/sales-enquiry');
   expect(saved.definition.questions.map((q) => q.label)).toEqual([
     'Your full name',
     'Work email',
@@ -160,7 +135,7 @@ it('builds a form without JSON: add, reorder by keyboard, duplicate, delete; JSO
 
 it('adds a file question with its types and limits and drags it first; the JSON holds it as the format says', async () => {
   const page = await openInbox();
-  await page.goto(`${stack.url}/#/forms/sales-enquiry/settings/definition`);
+  await page.goto(`${inbox.stack.url}/#/forms/sales-enquiry/settings/definition`);
   await page.getByLabel('New question type').selectOption('file');
   await page.getByRole('button', { name: 'Add question' }).click();
   await page.locator('#b-q3-label').fill('Your CV');
@@ -189,7 +164,7 @@ it('adds a file question with its types and limits and drags it first; the JSON 
 
 it('works at 390×844 in dark mode with no axe violation and no sideways scrolling', async () => {
   const page = await openInbox({ ...PHONE, colorScheme: 'dark' });
-  await page.goto(`${stack.url}/#/forms/sales-enquiry/settings/definition`);
+  await page.goto(`${inbox.stack.url}/#/forms/sales-enquiry/settings/definition`);
   await page.getByRole('heading', { name: 'Question 3 (Company size)' }).waitFor();
   expect(
     await page.evaluate(
@@ -202,9 +177,9 @@ it('works at 390×844 in dark mode with no axe violation and no sideways scrolli
 });
 
 it('shows choice labels, marks read and unread, marks all read, deletes after asking, exports labels', async () => {
-  await stack.api('PATCH', '/api/orgs/acme/forms/sales-enquiry', { allowedOrigins: [SITE] });
+  await inbox.stack.api('PATCH', '/api/orgs/acme/forms/sales-enquiry', { allowedOrigins: [SITE] });
   const post = async (answers: object) => {
-    const res = await fetch(`${stack.url}/api/orgs/acme/forms/sales-enquiry/submissions`, {
+    const res = await fetch(`${inbox.stack.url}/api/orgs/acme/forms/sales-enquiry/submissions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: SITE },
       body: JSON.stringify(answers),
@@ -218,7 +193,7 @@ it('shows choice labels, marks read and unread, marks all read, deletes after as
   });
   await post({ 'full-name': 'Ada', 'work-email': 'ada@example.com', 'company-size': '11-to-50' });
   const page = await openInbox();
-  await page.goto(`${stack.url}/#/forms/sales-enquiry`);
+  await page.goto(`${inbox.stack.url}/#/forms/sales-enquiry`);
   const main = page.locator('#main');
   const rows = page.locator('ul.feed > li');
   await rows.first().getByText('Ada · ada@example.com · 11 to 50').waitFor();

@@ -1,25 +1,11 @@
 // The inbox's Content-Security-Policy (docs/forms.md#page-headers) in real Chromium against the
 // real forms server: no inline script runs, neither in the inbox nor in the form preview's frame
 // (which inherits the policy), and the preview, whose fetch shim is a served file, still works.
-import type { Browser, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser } from '../test-support/browser.js';
-import { ensureBuilt } from '../test-support/build.js';
-import { type Stack, startStack } from '../test-support/stack.js';
+import type { Frame, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { inboxUnderTest } from '../test-support/inbox.js';
 
-let browser: Browser;
-let stack: Stack;
-
-beforeAll(async () => {
-  ensureBuilt();
-  stack = await startStack([]);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await stack.close();
-});
+const inbox = inboxUnderTest();
 
 /** Injects an inline script into `where`; what it did, and what the policy reported. */
 async function inject(where: Page | Frame): Promise<{ ran: boolean; refused: string | null }> {
@@ -47,18 +33,18 @@ async function inject(where: Page | Frame): Promise<{ ran: boolean; refused: str
 }
 
 it('runs no inline script in the inbox or its preview, and the preview still shows the draft', async () => {
-  const page = await browser.newPage();
+  const page = await inbox.browser.newPage();
   try {
-    const res = await page.goto(stack.url);
+    const res = await page.goto(inbox.stack.url);
     expect(res?.headers()['content-security-policy']).toMatch(/^script-src 'self';/);
-    await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
-    await page.getByLabel('Organisation token').fill(stack.token);
+    await page.getByLabel('Organisation', { exact: true }).fill(inbox.stack.org);
+    await page.getByLabel('Organisation token').fill(inbox.stack.token);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: 'Forms', exact: true }).waitFor();
     expect(await inject(page)).toEqual({ ran: false, refused: 'script-src-elem' });
 
     // The preview: the runtime shows the draft, and a send is answered by the shim.
-    await page.goto(`${stack.url}/#/forms/contact/settings/definition`);
+    await page.goto(`${inbox.stack.url}/#/forms/contact/settings/definition`);
     await page.locator('#b-q0-label').fill('Your full name');
     await page.locator('.preview[aria-busy="false"]').waitFor();
     const preview = page.frameLocator('iframe[title="Preview of the form"]');
@@ -66,13 +52,13 @@ it('runs no inline script in the inbox or its preview, and the preview still sho
     const frame = page.frames().find((f) => f.url() === 'about:srcdoc');
     expect(frame).toBeDefined();
     expect(await inject(frame!)).toEqual({ ran: false, refused: 'script-src-elem' });
-    const before = (await stack.submissions()).length;
+    const before = (await inbox.stack.submissions()).length;
     await preview.getByRole('textbox', { name: 'Email' }).fill('ada@example.com');
     await preview.getByRole('radio', { name: 'Sales' }).check();
     await preview.getByRole('checkbox', { name: 'I agree to the terms' }).check();
     await preview.getByRole('button', { name: 'Send' }).click();
     await preview.getByText('Thank you, we will be in touch.').waitFor();
-    expect((await stack.submissions()).length).toBe(before); // the preview stored nothing
+    expect((await inbox.stack.submissions()).length).toBe(before); // the preview stored nothing
   } finally {
     await page.close();
   }

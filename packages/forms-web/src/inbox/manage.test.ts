@@ -2,35 +2,27 @@
 // real forms server: a new user sets a form up by clicking alone, from sign-in to a submission made
 // on another origin; PATCH semantics, tokens, the split bundle, phones, dark mode and axe.
 import { createHmac } from 'node:crypto';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormRecord } from './api.js';
 import { axeViolations } from '../test-support/axe.js';
-import { launchBrowser } from '../test-support/browser.js';
-import { ensureBuilt } from '../test-support/build.js';
 import { startReceiver } from '../test-support/receiver.js';
 import { type Site, startSite } from '../test-support/site.js';
 import { CONTACT_DEFINITION } from '../test-support/definitions.js';
-import { type Stack, startStack } from '../test-support/stack.js';
+import { inboxUnderTest } from '../test-support/inbox.js';
 
-let browser: Browser;
 let site: Site;
-let stack: Stack;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  ensureBuilt();
   site = await startSite('localhost');
-  stack = await startStack([site.origin]);
   // It answers like a real receiver that says something back: the log shows it.
   receiver = await startReceiver({ status: 202, body: '{"accepted":true}' });
-  browser = await launchBrowser();
 });
+const inbox = inboxUnderTest(() => [site.origin]);
 
 afterAll(async () => {
-  await browser.close();
   await site.close();
-  await stack.close();
   await receiver.close();
 });
 
@@ -55,24 +47,10 @@ const NEWSLETTER = {
 };
 
 const readForm = async (id: string) =>
-  (await stack.api<{ form: FormRecord }>('GET', `/api/orgs/acme/forms/${id}`)).form;
+  (await inbox.stack.api<{ form: FormRecord }>('GET', `/api/orgs/acme/forms/${id}`)).form;
 
-async function openInbox(options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext({
-    permissions: ['clipboard-read', 'clipboard-write'],
-    ...options,
-  });
-  const page = await context.newPage();
-  page.on('close', () => {
-    context.close().catch(() => undefined);
-  });
-  await page.goto(stack.url);
-  await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
-  await page.getByLabel('Organisation token').fill(stack.token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('link', { name: 'Forms', exact: true }).waitFor();
-  return page;
-}
+const openInbox = (options: BrowserContextOptions = {}) =>
+  inbox.openInbox({ permissions: ['clipboard-read', 'clipboard-write'], ...options });
 
 const editor = (page: Page) => page.getByLabel('Definition (JSON)');
 const preview = (page: Page) => page.frameLocator('iframe[title="Preview of the form"]');
@@ -170,10 +148,9 @@ describe('managing forms', () => {
       'Changed questions[name].label: "Your name" → "Full name"',
     );
     // Each version says when it was saved: the server's time, newest first.
-    const { versions } = await stack.api<{ versions: { version: number; createdAt: string }[] }>(
-      'GET',
-      '/api/orgs/acme/forms/newsletter-signup/definitions',
-    );
+    const { versions } = await inbox.stack.api<{
+      versions: { version: number; createdAt: string }[];
+    }>('GET', '/api/orgs/acme/forms/newsletter-signup/definitions');
     const savedList = page.getByRole('list', { name: 'Saved versions' });
     await expect
       .poll(() =>
@@ -187,7 +164,7 @@ describe('managing forms', () => {
     // Origins: both warnings, a refused value, then the site and the hosted page.
     await tab(page, 'Allowed origins').click();
     await page.getByText('No origin is allowed yet').waitFor();
-    await page.getByText(`its origin ${stack.url} is not allowed`).waitFor();
+    await page.getByText(`its origin ${inbox.stack.url} is not allowed`).waitFor();
     await page.getByLabel('Origin to allow').fill(`${site.origin}/contact`);
     await page.getByRole('button', { name: 'Add origin' }).click();
     await page.getByRole('alert').getByText(`no path or trailing slash: ${site.origin}`).waitFor();
@@ -195,8 +172,8 @@ describe('managing forms', () => {
     await page.getByRole('button', { name: 'Add origin' }).click();
     await page.getByRole('button', { name: `Remove ${site.origin}` }).waitFor();
     expect(await page.getByText('No origin is allowed yet').count()).toBe(0);
-    await page.getByRole('button', { name: `Allow ${stack.url}` }).click();
-    await page.getByRole('button', { name: `Remove ${stack.url}` }).waitFor();
+    await page.getByRole('button', { name: `Allow ${inbox.stack.url}` }).click();
+    await page.getByRole('button', { name: `Remove ${inbox.stack.url}` }).waitFor();
     expect(await page.getByText('is not allowed').count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
 
@@ -237,7 +214,7 @@ describe('managing forms', () => {
     );
     expect(await tested.locator('pre.response').innerText()).toBe('{"accepted":true}');
     const saved = await readForm('newsletter-signup');
-    expect(saved.allowedOrigins).toEqual([site.origin, stack.url]); // kept by the webhook write
+    expect(saved.allowedOrigins).toEqual([site.origin, inbox.stack.url]); // kept by the webhook write
     expect(saved.definitionVersion).toBe(2);
 
     // Embed: the runtime tag, copied with one click, pasted on a page of another origin.
@@ -245,10 +222,10 @@ describe('managing forms', () => {
     await page.getByRole('button', { name: 'Copy runtime tag' }).click();
     const tag = await clipboard(page);
     expect(tag).toBe(
-      `<script async src="${stack.url}/runtime.js" data-form="${stack.url}/api/orgs/acme/forms/newsletter-signup/definition"></script>`,
+      `<script async src="${inbox.stack.url}/runtime.js" data-form="${inbox.stack.url}/api/orgs/acme/forms/newsletter-signup/definition"></script>`,
     );
     expect(await axeViolations(page)).toEqual([]);
-    const visitor = await browser.newPage();
+    const visitor = await inbox.browser.newPage();
     await visitor.goto(
       site.page(
         '/newsletter',
@@ -305,11 +282,11 @@ describe('managing forms', () => {
 
   it('sends answers from the copied plain HTML form too', async () => {
     const page = await openInbox();
-    await page.goto(`${stack.url}/#/forms/newsletter-signup/settings/embed`);
+    await page.goto(`${inbox.stack.url}/#/forms/newsletter-signup/settings/embed`);
     await page.getByRole('button', { name: 'Copy HTML form' }).click();
     const html = await clipboard(page);
     await page.close();
-    const visitor = await browser.newPage();
+    const visitor = await inbox.browser.newPage();
     await visitor.goto(
       site.page(
         '/plain',
@@ -323,7 +300,9 @@ describe('managing forms', () => {
     await visitor.getByRole('button', { name: 'Send' }).click();
     await visitor.getByText('Welcome aboard!').waitFor();
     await visitor.close();
-    const dorothy = (await stack.submissions()).find((s) => s.answers.name === 'Dorothy Vaughan');
+    const dorothy = (await inbox.stack.submissions()).find(
+      (s) => s.answers.name === 'Dorothy Vaughan',
+    );
     expect(dorothy?.answers).toEqual({
       name: 'Dorothy Vaughan',
       email: 'dorothy@example.com',
@@ -340,8 +319,8 @@ describe('managing forms', () => {
     });
     const hits = () => failing.received.length;
     try {
-      await stack.putContactForm([site.origin], CONTACT_DEFINITION, [{ url: failing.url }]);
-      await stack.submit({ name: 'Annie Easley', terms: true }, site.origin);
+      await inbox.stack.putContactForm([site.origin], CONTACT_DEFINITION, [{ url: failing.url }]);
+      await inbox.stack.submit({ name: 'Annie Easley', terms: true }, site.origin);
       await expect.poll(hits).toBe(1);
       const page = await openInbox();
       await page.getByRole('link', { name: 'Forms', exact: true }).click();
@@ -387,7 +366,7 @@ describe('managing forms', () => {
   });
 
   it('renames and describes a form without losing what the page does not show, and deletes it only once its name is typed', async () => {
-    await stack.api('PUT', '/api/orgs/acme/forms/scratch', {
+    await inbox.stack.api('PUT', '/api/orgs/acme/forms/scratch', {
       name: 'Scratch',
       allowedOrigins: ['https://kept.example'],
       webhooks: [{ url: 'https://hooks.example/kept', secret: 'whsec_a2VwdA==' }],
@@ -444,7 +423,7 @@ describe('managing forms', () => {
 
     const works = async () =>
       (
-        await fetch(`${stack.url}/api/orgs/acme/forms`, {
+        await fetch(`${inbox.stack.url}/api/orgs/acme/forms`, {
           headers: { authorization: `Bearer ${token}` },
         })
       ).status;
@@ -527,15 +506,15 @@ describe('managing forms', () => {
   });
 
   it('loads the management code only when a management view is opened', async () => {
-    const context = await browser.newContext();
+    const context = await inbox.browser.newContext();
     const page = await context.newPage();
     const scripts: string[] = [];
     page.on('request', (r) => {
       if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
     });
-    await page.goto(stack.url);
-    await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
-    await page.getByLabel('Organisation token').fill(stack.token);
+    await page.goto(inbox.stack.url);
+    await page.getByLabel('Organisation', { exact: true }).fill(inbox.stack.org);
+    await page.getByLabel('Organisation token').fill(inbox.stack.token);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: /Mary Jackson/ }).waitFor();
     expect(scripts.some((s) => s.includes('manage-view'))).toBe(false);
@@ -563,7 +542,7 @@ describe('managing forms', () => {
       ]),
     ];
     for (const [hash, heading] of views) {
-      await page.goto(`${stack.url}/${hash}`);
+      await page.goto(`${inbox.stack.url}/${hash}`);
       await page.getByRole('heading', { name: heading }).waitFor();
       await page.waitForLoadState('networkidle');
       expect(await overflow(), hash).toBeLessThanOrEqual(0);

@@ -1,37 +1,18 @@
 // The form's email-notice recipients in the inbox (docs/forms.md#email-notices), in real Chromium
 // against the real forms server: saved with PATCH, so nothing else of the form changes.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import type { FormRecord } from './api.js';
-import { launchBrowser } from '../test-support/browser.js';
-import { ensureBuilt } from '../test-support/build.js';
-import { type Stack, startStack } from '../test-support/stack.js';
+import { inboxUnderTest } from '../test-support/inbox.js';
 
-let browser: Browser;
-let stack: Stack;
-
-beforeAll(async () => {
-  ensureBuilt();
-  stack = await startStack(['https://www.acme.example']);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await stack.close();
-});
+const inbox = inboxUnderTest(() => ['https://www.acme.example']);
 
 const readForm = async () =>
-  (await stack.api<{ form: FormRecord }>('GET', '/api/orgs/acme/forms/contact')).form;
+  (await inbox.stack.api<{ form: FormRecord }>('GET', '/api/orgs/acme/forms/contact')).form;
 
 async function openSettings(): Promise<Page> {
-  const page = await browser.newPage();
-  await page.goto(stack.url);
-  await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
-  await page.getByLabel('Organisation token').fill(stack.token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('link', { name: 'Forms', exact: true }).waitFor();
-  await page.goto(`${stack.url}/#/forms/contact/settings/details`);
+  const page = await inbox.openInbox();
+  await page.goto(`${inbox.stack.url}/#/forms/contact/settings/details`);
   await page.getByRole('heading', { name: 'Email notices' }).waitFor();
   return page;
 }

@@ -2,41 +2,36 @@
 // a submission the honeypot caught is listed under Spam, "Not spam" moves it to the form's
 // submissions and a loopback webhook receiver gets it; by keyboard alone, and on a phone in dark
 // mode, with no serious or critical axe violation.
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../test-support/axe.js';
-import { launchBrowser, PHONE } from '../test-support/browser.js';
-import { ensureBuilt } from '../test-support/build.js';
+import { PHONE } from '../test-support/browser.js';
 import { startReceiver } from '../test-support/receiver.js';
 import { type Site, startSite } from '../test-support/site.js';
-import { type Stack, startStack } from '../test-support/stack.js';
+import { inboxUnderTest } from '../test-support/inbox.js';
 
-let browser: Browser;
 let site: Site;
-let stack: Stack;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  ensureBuilt();
   site = await startSite('localhost');
-  stack = await startStack([site.origin]);
   receiver = await startReceiver();
-  browser = await launchBrowser();
-  await stack.putContactForm([site.origin], undefined, [
+});
+const inbox = inboxUnderTest(() => [site.origin]);
+beforeAll(async () => {
+  await inbox.stack.putContactForm([site.origin], undefined, [
     { url: receiver.url, secret: 'whsec_c2VjcmV0' },
   ]);
 });
 
 afterAll(async () => {
-  await browser.close();
   await site.close();
-  await stack.close();
   await receiver.close();
 });
 
 /** A submission whose honeypot is filled, as a form-filling bot sends it: stored as spam. */
 async function botSubmission(name: string): Promise<string> {
-  const res = await fetch(`${stack.url}/api/orgs/acme/forms/contact/submissions`, {
+  const res = await fetch(`${inbox.stack.url}/api/orgs/acme/forms/contact/submissions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: site.origin },
     body: JSON.stringify({ name, email: 'bot@example.com', submitFields: { _gotcha: 'filled' } }),
@@ -46,17 +41,8 @@ async function botSubmission(name: string): Promise<string> {
 }
 
 async function openInbox(hash: string, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  page.on('close', () => {
-    context.close().catch(() => undefined);
-  });
-  await page.goto(stack.url);
-  await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
-  await page.getByLabel('Organisation token').fill(stack.token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'All submissions' }).waitFor();
-  await page.goto(`${stack.url}/${hash}`);
+  const page = await inbox.openInbox(options);
+  await page.goto(`${inbox.stack.url}/${hash}`);
   return page;
 }
 
@@ -120,7 +106,7 @@ describe('spam view', () => {
     await tabTo(page, 'Save');
     await page.keyboard.press('Enter');
     await page.getByText('Saved: proof of work is on.').waitFor();
-    const { form } = await stack.api<{ form: { spamProtection: string } }>(
+    const { form } = await inbox.stack.api<{ form: { spamProtection: string } }>(
       'GET',
       '/api/orgs/acme/forms/contact',
     );

@@ -5,41 +5,15 @@
 // other question's options, a problem named by its question when the condition would name a later
 // one, the live preview following steps and condition, the JSON in step both ways (a renamed
 // question's name followed by its step and condition), a step added and removed, and the save.
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { BrowserContextOptions } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { axeViolations } from '../test-support/axe.js';
-import { launchBrowser, PHONE } from '../test-support/browser.js';
-import { ensureBuilt } from '../test-support/build.js';
+import { PHONE } from '../test-support/browser.js';
 import { dragOntoCardAbove } from '../test-support/builder-drag.js';
-import { type Stack, startStack } from '../test-support/stack.js';
+import { inboxUnderTest } from '../test-support/inbox.js';
 
-let browser: Browser;
-let stack: Stack;
-
-beforeAll(async () => {
-  ensureBuilt();
-  stack = await startStack([]);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await stack.close();
-});
-
-async function openInbox(options: BrowserContextOptions): Promise<Page> {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  page.on('close', () => {
-    context.close().catch(() => undefined);
-  });
-  await page.goto(stack.url);
-  await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
-  await page.getByLabel('Organisation token').fill(stack.token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('link', { name: 'Forms', exact: true }).waitFor();
-  return page;
-}
+const inbox = inboxUnderTest();
+const openInbox = (options: BrowserContextOptions) => inbox.openInbox(options);
 
 interface Definition {
   questions: { logicalName: string; showIf?: unknown }[];
@@ -231,7 +205,10 @@ async function stepsAndConditions(name: string, options: BrowserContextOptions):
 
   await page.getByRole('button', { name: 'Save definition' }).click();
   await page.getByRole('status').getByText('Saved as version 1.').waitFor();
-  const saved = await stack.api<{ definition: Definition }>('GET', `/api/orgs/acme/forms/${id}`);
+  const saved = await inbox.stack.api<{ definition: Definition }>(
+    'GET',
+    `/api/orgs/acme/forms/${id}`,
+  );
   expect(saved.definition.pages?.map((p) => p.title)).toEqual(['You', 'Details']);
   expect(saved.definition.questions[3]?.showIf).toEqual({
     question: 'signing-up-as',

@@ -4,25 +4,10 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../test-support/browser.js';
-import { ensureBuilt } from '../test-support/build.js';
-import { type Stack, startStack } from '../test-support/stack.js';
+import { describe, expect, it } from 'vitest';
+import { inboxUnderTest } from '../test-support/inbox.js';
 
-let browser: Browser;
-let stack: Stack;
-
-beforeAll(async () => {
-  ensureBuilt();
-  stack = await startStack([]);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await stack.close();
-});
+const inbox = inboxUnderTest();
 
 interface Manifest {
   name: string;
@@ -33,7 +18,7 @@ interface Manifest {
 
 describe('PWA', () => {
   it('serves an installable manifest whose icons are PNGs of the declared size', async () => {
-    const res = await fetch(`${stack.url}/manifest.webmanifest`);
+    const res = await fetch(`${inbox.stack.url}/manifest.webmanifest`);
     expect(res.status).toBe(200);
     const manifest = (await res.json()) as Manifest;
     expect(manifest.display).toBe('standalone');
@@ -41,19 +26,19 @@ describe('PWA', () => {
       expect.arrayContaining(['192x192', '512x512']),
     );
     for (const icon of manifest.icons) {
-      const png = Buffer.from(await (await fetch(`${stack.url}${icon.src}`)).arrayBuffer());
+      const png = Buffer.from(await (await fetch(`${inbox.stack.url}${icon.src}`)).arrayBuffer());
       expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
       expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`).toBe(icon.sizes);
     }
   });
 
   it('shows "New submission: <form>" for a pushed { org, form } and links to the form', async () => {
-    const context = await browser.newContext();
-    await context.grantPermissions(['notifications'], { origin: stack.url });
+    const context = await inbox.browser.newContext();
+    await context.grantPermissions(['notifications'], { origin: inbox.stack.url });
     const page = await context.newPage();
-    await page.goto(stack.url);
+    await page.goto(inbox.stack.url);
     const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
-    expect(scope).toBe(`${stack.url}/`);
+    expect(scope).toBe(`${inbox.stack.url}/`);
 
     const cdp = await context.newCDPSession(page);
     const registrationId = new Promise<string>((resolve) => {
@@ -64,7 +49,7 @@ describe('PWA', () => {
     });
     await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: stack.url,
+      origin: inbox.stack.url,
       registrationId: await registrationId,
       data: JSON.stringify({ org: 'acme', form: 'contact' }),
     });
@@ -89,10 +74,10 @@ describe('PWA', () => {
   });
 
   it('takes an open inbox to the form when its notification is clicked', async () => {
-    const context = await browser.newContext();
-    await context.grantPermissions(['notifications'], { origin: stack.url });
+    const context = await inbox.browser.newContext();
+    await context.grantPermissions(['notifications'], { origin: inbox.stack.url });
     const page = await context.newPage();
-    await page.goto(`${stack.url}/#/forms`);
+    await page.goto(`${inbox.stack.url}/#/forms`);
     await page.evaluate(async () => navigator.serviceWorker.ready);
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
     // A notification as the push handler shows it, clicked (Chromium has no CDP command to click
@@ -105,32 +90,34 @@ describe('PWA', () => {
       const [notification] = await sw.registration.getNotifications();
       sw.dispatchEvent(new NotificationEvent('notificationclick', { notification: notification! }));
     });
-    await page.waitForURL(`${stack.url}/#/forms/contact`);
+    await page.waitForURL(`${inbox.stack.url}/#/forms/contact`);
     await context.close();
   });
 
   it('refreshes the open inbox when a push arrives, without a reload', async () => {
-    const context = await browser.newContext();
-    await context.grantPermissions(['notifications'], { origin: stack.url });
+    const context = await inbox.browser.newContext();
+    await context.grantPermissions(['notifications'], { origin: inbox.stack.url });
     const page = await context.newPage();
-    await page.goto(stack.url);
-    await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
-    await page.getByLabel('Organisation token').fill(stack.token);
+    await page.goto(inbox.stack.url);
+    await page.getByLabel('Organisation', { exact: true }).fill(inbox.stack.org);
+    await page.getByLabel('Organisation token').fill(inbox.stack.token);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('No submissions yet.').waitFor(); // the feed has loaded
     await page.evaluate(async () => navigator.serviceWorker.ready);
 
-    await stack.submit({ name: 'Pushed Person', terms: true }, stack.url);
+    await inbox.stack.submit({ name: 'Pushed Person', terms: true }, inbox.stack.url);
     const cdp = await context.newCDPSession(page);
     const registrationId = new Promise<string>((resolve) => {
       cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-        const mine = registrations.find((r) => r.scopeURL === `${stack.url}/` && !r.isDeleted);
+        const mine = registrations.find(
+          (r) => r.scopeURL === `${inbox.stack.url}/` && !r.isDeleted,
+        );
         if (mine) resolve(mine.registrationId);
       });
     });
     await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: stack.url,
+      origin: inbox.stack.url,
       registrationId: await registrationId,
       data: JSON.stringify({ org: 'acme', form: 'contact' }),
     });
@@ -140,12 +127,12 @@ describe('PWA', () => {
   });
 
   it('says so when notifications are blocked, and leaves the switch off', async () => {
-    const context = await browser.newContext();
+    const context = await inbox.browser.newContext();
     await context.clearPermissions();
     const page = await context.newPage();
-    await page.goto(stack.url);
-    await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
-    await page.getByLabel('Organisation token').fill(stack.token);
+    await page.goto(inbox.stack.url);
+    await page.getByLabel('Organisation', { exact: true }).fill(inbox.stack.org);
+    await page.getByLabel('Organisation token').fill(inbox.stack.token);
     await page.getByRole('button', { name: 'Sign in' }).click();
     const toggle = page.getByRole('switch', { name: 'Enable notifications' });
     await expect.poll(() => toggle.isEnabled()).toBe(true);
@@ -180,8 +167,8 @@ describe('PWA', () => {
       p256dh: ecdh.getPublicKey().toString('base64url'),
       auth: randomBytes(16).toString('base64url'),
     };
-    const context = await browser.newContext();
-    await context.grantPermissions(['notifications'], { origin: stack.url });
+    const context = await inbox.browser.newContext();
+    await context.grantPermissions(['notifications'], { origin: inbox.stack.url });
     await context.addInitScript((k: typeof keys) => {
       let current: PushSubscription | null = null;
       const w = window as unknown as { havnKey?: string };
@@ -210,22 +197,22 @@ describe('PWA', () => {
     }, keys);
     try {
       const page = await context.newPage();
-      await page.goto(stack.url);
-      await page.getByLabel('Organisation', { exact: true }).fill(stack.org);
-      await page.getByLabel('Organisation token').fill(stack.token);
+      await page.goto(inbox.stack.url);
+      await page.getByLabel('Organisation', { exact: true }).fill(inbox.stack.org);
+      await page.getByLabel('Organisation token').fill(inbox.stack.token);
       await page.getByRole('button', { name: 'Sign in' }).click();
       const toggle = page.getByRole('switch', { name: 'Enable notifications' });
       await expect.poll(() => toggle.isEnabled()).toBe(true);
       await toggle.click();
       await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
-      const { publicKey } = (await (await fetch(`${stack.url}/api/push/vapid`)).json()) as {
+      const { publicKey } = (await (await fetch(`${inbox.stack.url}/api/push/vapid`)).json()) as {
         publicKey: string;
       };
       expect(await page.evaluate(() => (window as unknown as { havnKey: string }).havnKey)).toBe(
         publicKey,
       );
 
-      await stack.submit({ name: 'Notify me', terms: true }, stack.url);
+      await inbox.stack.submit({ name: 'Notify me', terms: true }, inbox.stack.url);
       await expect.poll(() => received.length, { timeout: 15_000 }).toBe(1);
       expect(received[0]!.authorization).toMatch(new RegExp(`^vapid t=.+, k=${publicKey}$`));
       expect(received[0]!.encoding).toBe('aes128gcm');
@@ -240,8 +227,8 @@ describe('PWA', () => {
         )
         .toBe('true false');
       // The outbox rows are written with the submission: none is a push any more.
-      const quiet = await stack.submit({ name: 'Quiet now', terms: true }, stack.url);
-      const record = (await stack.submissions()).find((r) => r.id === quiet)!;
+      const quiet = await inbox.stack.submit({ name: 'Quiet now', terms: true }, inbox.stack.url);
+      const record = (await inbox.stack.submissions()).find((r) => r.id === quiet)!;
       expect(record.deliveries.filter((d) => d.kind === 'push')).toEqual([]);
     } finally {
       await context.close();
