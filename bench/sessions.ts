@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@havn/shared';
 import {
+  Authenticator,
   composeServer,
   loadConfig,
   LOOPBACK_ONLY,
@@ -68,9 +69,11 @@ async function serve(): Promise<void> {
     text,
     command: JSON.parse(text) as Extract<ReturnType<FrameJudge>, { ok: true }>['command'],
   });
+  // These doors let anyone attach, as the bench's clients hold no token.
+  const anyone = new Authenticator({ apiToken: undefined, allowAnonymous: true });
   const unjudged = new CdpDoor({
     lookup: (id) => sessions.manager()?.get(id),
-    isServiceToken: () => true,
+    authenticator: anyone,
     log: app.log,
     hosts: LOOPBACK_ONLY,
     maxMessageBytes: config.cdpMaxMessageBytes,
@@ -79,7 +82,7 @@ async function serve(): Promise<void> {
   });
   const unpaused = new CdpDoor({
     lookup: (id) => sessions.manager()?.get(id),
-    isServiceToken: () => true,
+    authenticator: anyone,
     log: app.log,
     hosts: LOOPBACK_ONLY,
     maxMessageBytes: config.cdpMaxMessageBytes,

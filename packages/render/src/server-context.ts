@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fasti
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { HostPolicy, Logger } from '@havn/shared';
 import type { ArtifactStore } from './artifacts/artifact-store.js';
-import type { AuthSettings } from './auth.js';
+import type { Authenticator } from './auth.js';
 import type { BrowserRuntime } from './browser/browser-runtime.js';
 import type { Cluster } from './cluster/cluster.js';
 import type { RenderConfig } from './config.js';
@@ -20,15 +20,6 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** A route that needs no token (only GET /healthz). */
-    public?: boolean;
-    /** A session route that takes the session's own token too, and checks it itself. */
-    sessionToken?: boolean;
-  }
-}
-
 /**
  * What buildServer hands every route module and every extension plugin (the sessions plugin uses
  * the same store, proxy, policy, auth and metrics registry as the renders).
@@ -41,7 +32,8 @@ export interface ServerContext {
   /** How browsers are started: uid, sandbox, flags (docs/render.md#browser-processes). */
   runtime: BrowserRuntime;
   policy: HostPolicy;
-  auth: AuthSettings;
+  /** Who may call (docs/architecture.md#who-may-call-render); sessions hand it their lookup. */
+  auth: Authenticator;
   /** The Host and Origin the service trusts (docs/render.md#hosts-and-origins). */
   publicHosts: PublicHosts;
   metrics: RenderMetrics;

@@ -10,7 +10,7 @@ import {
 import type { ArtifactStore } from './artifacts/artifact-store.js';
 import type { ArtifactStoreState } from './artifacts/monitored-artifact-store.js';
 import type { Sweeper } from './artifacts/artifact-sweeper.js';
-import { isAuthorized, type AuthSettings } from './auth.js';
+import { Authenticator, installAuthentication } from './auth.js';
 import { hostRefusal, type PublicHosts } from './public-hosts.js';
 import type { BrowserRuntime } from './browser/browser-runtime.js';
 import type { Cluster } from './cluster/cluster.js';
@@ -76,7 +76,10 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   installErrorHandler(app);
   closeKeepAliveOnClose(app);
 
-  const auth: AuthSettings = { apiToken: config.apiToken, allowAnonymous: config.allowAnonymous };
+  const auth = new Authenticator({
+    apiToken: config.apiToken,
+    allowAnonymous: config.allowAnonymous,
+  });
   const policy: HostPolicy = {
     allowedHosts: config.allowedHosts,
     allowPrivate: config.allowPrivateNetwork,
@@ -92,14 +95,8 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     const refusal = hostRefusal(request.raw, publicHosts);
     if (refusal !== undefined) await reply.code(403).send({ error: refusal });
   });
-  // docs/render.md#authentication: every route but /healthz needs the token; unknown routes answer
-  // 404 either way.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config.public || request.is404) return;
-    if (!isAuthorized(request.raw, auth)) {
-      await reply.code(401).send({ error: 'missing or invalid token' });
-    }
-  });
+  // Before any route registers: each declares who may call it, and is refused otherwise.
+  installAuthentication(app, auth);
   // One line per request with status and ms; the URL's token is redacted, headers never logged.
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

@@ -1,4 +1,4 @@
-import { sha256Hex } from '@havn/shared';
+import { sha256Hex, tokensEqual } from '@havn/shared';
 import { liveInstance, type Cluster } from './cluster.js';
 
 // The cluster's session registry (docs/render.md#several-instances): each live session's id, its
@@ -16,11 +16,19 @@ export interface RegistryDescriptor {
 }
 
 /** A session of another live instance. */
-export interface RemoteSession {
-  id: string;
-  /** The owner's name (for logs and errors) and address (never shown to a client). */
-  owner: { id: string; name: string; url: string };
-  tokenHash: string;
+/** A session another instance owns, as auth.ts judges a token against it. */
+export class RemoteSession {
+  constructor(
+    readonly id: string,
+    /** The owner's name (for logs and errors) and address (never shown to a client). */
+    readonly owner: { id: string; name: string; url: string },
+    private readonly tokenHash: string,
+  ) {}
+
+  /** Only its own token is known here, as a hash; its view token is its owner's to judge. */
+  tokenRole(token: string): 'own' | undefined {
+    return tokensEqual(sha256Hex(token), this.tokenHash) ? 'own' : undefined;
+  }
 }
 
 interface RemoteRow {
@@ -131,9 +139,5 @@ export class SessionRegistry {
 }
 
 function toRemote(row: RemoteRow): RemoteSession {
-  return {
-    id: row.id,
-    owner: { id: row.owner, name: row.name, url: row.url },
-    tokenHash: row.token_hash,
-  };
+  return new RemoteSession(row.id, { id: row.owner, name: row.name, url: row.url }, row.token_hash);
 }

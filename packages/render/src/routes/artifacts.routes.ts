@@ -30,7 +30,10 @@ function labelFilter(label: string | string[] | undefined): Record<string, strin
 export function artifactsRoutes(app: App, store: ArtifactStore): void {
   app.get(
     '/v1/artifacts',
-    { schema: { querystring: ArtifactListQuery, response: { 200: ArtifactList } } },
+    {
+      config: { access: 'service' },
+      schema: { querystring: ArtifactListQuery, response: { 200: ArtifactList } },
+    },
     async (request) => {
       const { session, label, cursor } = request.query;
       const limit = Number(request.query.limit ?? 50);
@@ -47,6 +50,7 @@ export function artifactsRoutes(app: App, store: ArtifactStore): void {
   app.get(
     '/v1/artifacts/:id',
     {
+      config: { access: 'service' },
       schema: {
         params: Type.Object({ id: Type.String() }),
         response: {

@@ -81,7 +81,10 @@ export function contentRoutes(
 
   app.post(
     '/v1/content',
-    { schema: { body: ContentBody, response: { 200: ContentResult, ...PAGE_ERRORS } } },
+    {
+      config: { access: 'service' },
+      schema: { body: ContentBody, response: { 200: ContentResult, ...PAGE_ERRORS } },
+    },
     async (request, reply) => {
       const keep = storeMode(request.body);
       const { options, profile } = await load(request.body);
@@ -93,7 +96,10 @@ export function contentRoutes(
 
   app.post(
     '/v1/markdown',
-    { schema: { body: MarkdownBody, response: { 200: MarkdownResult, ...PAGE_ERRORS } } },
+    {
+      config: { access: 'service' },
+      schema: { body: MarkdownBody, response: { 200: MarkdownResult, ...PAGE_ERRORS } },
+    },
     async (request, reply) => {
       const keep = storeMode(request.body);
       const { options, profile } = await load(request.body);
@@ -111,7 +117,10 @@ export function contentRoutes(
 
   app.post(
     '/v1/links',
-    { schema: { body: LinksBody, response: { 200: LinksResult, ...PAGE_ERRORS } } },
+    {
+      config: { access: 'service' },
+      schema: { body: LinksBody, response: { 200: LinksResult, ...PAGE_ERRORS } },
+    },
     async (request, reply) => {
       const keep = storeMode(request.body);
       const { options, profile } = await load(request.body);
@@ -132,7 +141,10 @@ export function contentRoutes(
 
   app.post(
     '/v1/scrape',
-    { schema: { body: ScrapeBody, response: { 200: ScrapeResult, ...PAGE_ERRORS } } },
+    {
+      config: { access: 'service' },
+      schema: { body: ScrapeBody, response: { 200: ScrapeResult, ...PAGE_ERRORS } },
+    },
     async (request, reply) => {
       const keep = storeMode(request.body);
       const { options, profile } = await load(request.body);
@@ -154,7 +166,10 @@ export function contentRoutes(
 
   app.post(
     '/v1/snapshot',
-    { schema: { body: SnapshotBody, response: { 200: SnapshotResult, ...PAGE_ERRORS } } },
+    {
+      config: { access: 'service' },
+      schema: { body: SnapshotBody, response: { 200: SnapshotResult, ...PAGE_ERRORS } },
+    },
     async (request, reply) => {
       const b = request.body;
       const { options, profile } = await load(b, {

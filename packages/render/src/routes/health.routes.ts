@@ -79,7 +79,7 @@ export function healthRoutes(
   const { cluster } = opts;
   app.get(
     '/healthz',
-    { config: { public: true }, schema: { response: { 200: Health } } },
+    { config: { access: 'public' }, schema: { response: { 200: Health } } },
     async () => ({
       // The spec's fields are this instance's own.
       ok: true,

@@ -10,7 +10,7 @@ const escapeHtml = (text: string) =>
  * like /healthz, so it shows nothing a token guards and no secret.
  */
 export function homeRoutes(app: App, opts: { version: string; publicHosts: PublicHosts }) {
-  app.get('/', { config: { public: true }, schema: { hide: true } }, (request, reply) => {
+  app.get('/', { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => {
     // The Host header is the client's to choose: trusted only as URLs are, and escaped.
     const base = escapeHtml(publicOrigin(request.raw, opts.publicHosts, request.protocol));
     return reply

@@ -13,8 +13,7 @@ import type { App } from '../server-context.js';
 export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   const shown: FastifySchema & Record<string, unknown> = { ...schema };
   if (url.length > 1 && url.endsWith('/')) return { schema: { ...shown, hide: true }, url };
-  const config = route.config ?? {};
-  const open = config.public === true && config.sessionToken !== true;
+  const open = route.config?.access === 'public';
   if (open) shown.security = [];
   const answers: Record<string, unknown> = { ...(schema.response as object | undefined) };
   const add = (status: number, when: boolean) => {
@@ -30,5 +29,7 @@ export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
 
 /** GET /v1/openapi.json: the OpenAPI document generated from the route schemas. */
 export function openapiRoutes(app: App): void {
-  app.get('/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  app.get('/v1/openapi.json', { config: { access: 'service' }, schema: { hide: true } }, () =>
+    app.swagger(),
+  );
 }

@@ -64,7 +64,10 @@ export function pdfRoutes(
 
   app.post(
     '/v1/pdf/merge',
-    { schema: { body: MergeBody, response: { 200: MergeResult, ...PAGE_ERRORS } } },
+    {
+      config: { access: 'service' },
+      schema: { body: MergeBody, response: { 200: MergeResult, ...PAGE_ERRORS } },
+    },
     async (request, reply) => {
       const { inputs, pdf, labels = {} } = request.body;
       const finish = pdf === undefined ? {} : (pdfParts(pdf, 'pdf').pdfFinish ?? {});

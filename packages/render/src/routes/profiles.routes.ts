@@ -27,7 +27,10 @@ const Profile = Type.Object({
 export function profilesRoutes(app: App): void {
   app.get(
     '/v1/profiles',
-    { schema: { response: { 200: Type.Object({ profiles: Type.Array(Profile) }) } } },
+    {
+      config: { access: 'service' },
+      schema: { response: { 200: Type.Object({ profiles: Type.Array(Profile) }) } },
+    },
     () => ({
       profiles: [...BUILT_IN_PROFILES],
     }),

@@ -15,7 +15,10 @@ import { clientSignal } from './client-signal.js';
 export function renderRoutes(app: App, service: RenderService, limits: RenderLimits): void {
   app.post(
     '/v1/render',
-    { schema: { body: RenderBody, response: { 200: RenderResult, ...PAGE_ERRORS } } },
+    {
+      config: { access: 'service' },
+      schema: { body: RenderBody, response: { 200: RenderResult, ...PAGE_ERRORS } },
+    },
     async (request, reply) => {
       const signal = clientSignal(reply);
       const { profile: profileInput, ...rest } = request.body;
@@ -38,7 +41,10 @@ export function renderRoutes(app: App, service: RenderService, limits: RenderLim
 
   app.post(
     '/v1/render/batch',
-    { schema: { body: BatchBody, response: { 200: BatchResult, ...PAGE_ERRORS } } },
+    {
+      config: { access: 'service' },
+      schema: { body: BatchBody, response: { 200: BatchResult, ...PAGE_ERRORS } },
+    },
     async (request, reply) => {
       const signal = clientSignal(reply);
       const { profiles: inputs, ...rest } = request.body;

@@ -2,8 +2,8 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, sha256Hex, tokensEqual, type Logger } from '@havn/shared';
-import { presentedToken } from '../auth.js';
+import { HttpError, sha256Hex, type Logger } from '@havn/shared';
+import { presentedToken, type Authenticator } from '../auth.js';
 import type { Cluster } from '../cluster/cluster.js';
 import {
   FORWARDED_HEADER,
@@ -12,13 +12,13 @@ import {
   forwardUpgrade,
   peerCredential,
 } from '../cluster/forward.js';
-import { SessionRegistry, type RemoteSession } from '../cluster/session-registry.js';
+import { RemoteSession, SessionRegistry } from '../cluster/session-registry.js';
 import type { Session } from './session.js';
 import type { SessionManager } from './session-manager.js';
 
 // Sessions on several instances (docs/render.md#several-instances). Any instance answers for any
 // session: a request for a session another instance owns is forwarded to that owner (its token
-// checked here first), a create that finds this instance full or draining is placed on a peer
+// judged here first, by auth.ts as for a local session), a create that finds this instance full or draining is placed on a peer
 // with room, and the list is the registry's. The owner does everything else as it does alone.
 
 /** How long an owner may take to accept a forwarded connection. */
@@ -36,6 +36,7 @@ export class ClusterRouting {
   constructor(
     private readonly cluster: Cluster,
     private readonly manager: SessionManager,
+    private readonly authenticator: Authenticator,
     private readonly log: Logger,
   ) {
     this.registry = new SessionRegistry(cluster);
@@ -77,26 +78,16 @@ export class ClusterRouting {
     return true;
   }
 
-  /** The session of another instance this request is about, when its token may reach it. */
+  /** The session of another instance this request is about (the auth hook admitted it). */
   async #remoteFor(request: FastifyRequest): Promise<RemoteSession | undefined> {
-    const token = presentedToken(request);
+    const { caller } = request;
+    if (caller.as === 'anyone') return undefined;
+    // A 'session' or 'view' route: the hook found its session, here or on another instance.
+    if (caller.session) return caller.session instanceof RemoteSession ? caller.session : undefined;
+    // A service route about a session (or a session the hook found nowhere): the registry says.
     const id = (request.params as { id?: string } | undefined)?.id;
-    if (id !== undefined) {
-      if (this.manager.get(id)) return undefined;
-      const remote = await this.registry.remote(id);
-      // A client's token is checked where it arrives: the service token, or the session's own.
-      return remote && this.#admits(remote, token) ? remote : undefined;
-    }
-    // Discovery at the service root names its session by the session's own token.
-    const discovery = request.routeOptions.url?.startsWith('/json') ?? false;
-    if (!discovery || token === undefined) return undefined;
-    if (this.manager.list().some((s) => s.ownsToken(token))) return undefined;
-    return this.registry.remoteByToken(token);
-  }
-
-  #admits(remote: RemoteSession, token: string | undefined): boolean {
-    if (token === undefined) return this.manager.isServiceToken(undefined);
-    return this.manager.isServiceToken(token) || tokensEqual(sha256Hex(token), remote.tokenHash);
+    if (id === undefined || this.manager.get(id)) return undefined;
+    return this.registry.remote(id);
   }
 
   async #forward(req: IncomingMessage, res: ServerResponse, remote: RemoteSession): Promise<void> {
@@ -141,7 +132,7 @@ export class ClusterRouting {
     } catch (err) {
       this.log.warn({ code: (err as { code?: string }).code }, 'session registry unreachable');
     }
-    if (!remote || !this.#admits(remote, presentedToken(req))) {
+    if (!remote || 'refused' in this.authenticator.reach(presentedToken(req), 'view', remote)) {
       local(); // the local door refuses it as it refuses any unknown session or bad token
       return;
     }

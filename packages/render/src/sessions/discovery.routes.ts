@@ -1,13 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '@havn/shared';
 import { Type } from 'typebox';
 import { ErrorBody } from '../schemas/render.schema.js';
 import type { PublicHosts } from '../public-hosts.js';
 import type { App } from '../server-context.js';
 import { isInternalUrl } from './door/cdp-targets.js';
-import type { Session } from './session.js';
-import type { SessionManager } from './session-manager.js';
-import { doorUrl, presentedToken } from './session-urls.js';
+import { calledSession, doorUrl } from './session-urls.js';
 
 // HTTP discovery, as Chromium serves it on its own debugging port, for clients that find the
 // browser that way: Playwright's connectOverCDP with an http URL (the session's or the service
@@ -46,51 +43,15 @@ const ANSWERS = {
   ),
 };
 
-/**
- * The session a discovery or live-view request is about: the one in the path (its own token or the service
- * token), or, at the service root, the one whose own token the request presents.
- */
-export function tokenSession(
-  request: FastifyRequest,
-  manager: SessionManager,
-  /** `watch` also takes the session's view token (the live view). */
-  needs: 'drive' | 'watch' = 'drive',
-): Session {
-  const token = presentedToken(request);
-  const id = (request.params as { id?: string }).id;
-  if (id !== undefined) {
-    const session = manager.get(id);
-    // Without a valid token nobody learns whether a session exists: 401 before 404.
-    if (!session) {
-      if (manager.isServiceToken(token)) throw new HttpError(404, `no session ${id}`);
-      throw new HttpError(401, 'missing or invalid token');
-    }
-    const access = session.access(token);
-    if (!access || (needs === 'drive' && access !== 'drive')) {
-      throw new HttpError(401, 'missing or invalid token');
-    }
-    return session;
-  }
-  const own = manager.list().find((session) => session.ownsToken(token));
-  if (own) return own;
-  if (token !== undefined && manager.isServiceToken(token)) {
-    throw new HttpError(
-      400,
-      'discovery at the service root needs a session token; with the service token ask /v1/sessions/<id>/json/version',
-    );
-  }
-  throw new HttpError(401, 'missing or invalid token');
-}
-
-export function discoveryRoutes(app: App, manager: SessionManager, hosts: PublicHosts): void {
+export function discoveryRoutes(app: App, hosts: PublicHosts): void {
   const version = async (request: FastifyRequest) => {
-    const session = tokenSession(request, manager);
+    const session = calledSession(request);
     const own = await session.browser.versionInfo();
     const token = session.doorToken();
     return { ...own, webSocketDebuggerUrl: doorUrl(request, hosts, session.id, token) };
   };
   const list = async (request: FastifyRequest) => {
-    const session = tokenSession(request, manager);
+    const session = calledSession(request);
     const token = session.doorToken();
     return (await session.browser.targets())
       .filter((t) => t.type === 'page' && !isInternalUrl(t.url))
@@ -103,16 +64,15 @@ export function discoveryRoutes(app: App, manager: SessionManager, hosts: Public
         webSocketDebuggerUrl: doorUrl(request, hosts, session.id, token, t.id),
       }));
   };
-  const protocol = async (request: FastifyRequest) =>
-    tokenSession(request, manager).browser.protocol();
+  const protocol = async (request: FastifyRequest) => calledSession(request).browser.protocol();
   const handlers = {
     'json/version': version,
     'json/list': list,
     json: list,
     'json/protocol': protocol,
   };
-  // The handlers check the token themselves: the session's own is good here too.
-  const config = { public: true, sessionToken: true };
+  // The session's own token is good here too: it is the one a client was handed.
+  const config = { access: 'session' } as const;
   for (const prefix of ['/v1/sessions/:id/', '/']) {
     for (const path of PATHS) {
       // At the service root, the service token is refused: it names no session.

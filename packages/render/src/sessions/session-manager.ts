@@ -1,14 +1,7 @@
 import { chmod, mkdir, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  HttpError,
-  randomToken,
-  tokensEqual,
-  type HostPolicy,
-  type Logger,
-  type Resolver,
-} from '@havn/shared';
+import { HttpError, randomToken, type HostPolicy, type Logger, type Resolver } from '@havn/shared';
 import { NoOpenPageError, SessionBrowser, SessionInputError } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, ArtifactStore } from '../artifacts/artifact-store.js';
 import type { BrowserRuntime } from '../browser/browser-runtime.js';
@@ -49,8 +42,6 @@ export interface SessionManagerDeps {
   resolve?: Resolver;
   /** ALLOW_INSECURE_TLS=1: only then does `insecureTls` take effect. */
   allowInsecureTls: boolean;
-  /** BROWSER_API_TOKEN; undefined when the service runs with ALLOW_ANONYMOUS=1. */
-  serviceToken: string | undefined;
   /** Bound on the initial navigation and on screenshots; default 30 s. */
   navigationTimeoutMs?: number;
   /** How long a session screenshot waits for its `selector`; default 10 s. */
@@ -122,12 +113,10 @@ export class SessionManager {
     return [...this.sessions.values()];
   }
 
-  /** True for the service token, or for anything when the service runs anonymous. */
-  isServiceToken = (token: string | undefined): boolean => {
-    const expected = this.deps.serviceToken;
-    if (expected === undefined) return true;
-    return token !== undefined && tokensEqual(token, expected);
-  };
+  /** The live session whose own token `token` is (discovery at the service root names it so). */
+  ownerOf(token: string): Session | undefined {
+    return this.list().find((session) => session.tokenRole(token) === 'own');
+  }
 
   /** Everything is applied before the caller hears 201 (docs/sessions.md#open-a-session). */
   async create(input: CreateSessionInput): Promise<{ session: Session; token: string }> {
@@ -196,7 +185,6 @@ export class SessionManager {
             (await launched.targets()).find((target) => target.id === targetId)?.url,
         },
         cleanup,
-        isServiceToken: this.isServiceToken,
         now: this.now,
       });
       session.downloads = new SessionDownloads({

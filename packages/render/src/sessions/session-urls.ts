@@ -1,14 +1,21 @@
 import type { FastifyRequest } from 'fastify';
-import { presentedToken as tokenOf } from '../auth.js';
+import { HttpError } from '@havn/shared';
 import { publicOrigin, type PublicHosts } from '../public-hosts.js';
+import { Session } from './session.js';
 
-// How a session is reached over HTTP: the token a request presents, and the door's URLs the
-// service hands out (docs/sessions.md#connecting-a-cdp-client), on the scheme and host
+// How a session is reached over HTTP: the session a request was admitted to, and the door's URLs
+// the service hands out (docs/sessions.md#connecting-a-cdp-client), on the scheme and host
 // docs/render.md#hosts-and-origins allows.
 
-/** A bearer header, or `?token=` for clients that cannot send one (read as auth.ts reads it). */
-export function presentedToken(request: FastifyRequest): string | undefined {
-  return tokenOf(request.raw);
+/**
+ * The live session of a 'session' or 'view' route, as the auth hook found it; 404 when the
+ * service token named one that does not exist (or lives on another instance).
+ */
+export function calledSession(request: FastifyRequest): Session {
+  const { caller } = request;
+  if (caller.as !== 'anyone' && caller.session instanceof Session) return caller.session;
+  const { id } = request.params as { id?: string };
+  throw new HttpError(404, `no session ${String(id)}`);
 }
 
 function origin(request: FastifyRequest, hosts: PublicHosts): string {

@@ -30,9 +30,6 @@ export interface SessionEvent {
   message: string;
 }
 
-/** What a token lets its holder do at the door and the live view (docs/sessions.md#live-view). */
-export type Access = 'drive' | 'watch';
-
 export interface SessionParts {
   id: string;
   /** 24 random bytes, base64url. */
@@ -50,7 +47,6 @@ export interface SessionParts {
   framePolicy: FramePolicy;
   /** Releases what the session holds besides its browser (proxy channel, uid). */
   cleanup: () => Promise<void>;
-  isServiceToken: (token: string | undefined) => boolean;
   now: () => number;
 }
 
@@ -75,7 +71,6 @@ export class Session implements DoorSession {
   private readonly token: string;
   private readonly viewToken: string;
   private readonly clients = new Set<{ disconnect(why?: string): void }>();
-  private readonly isServiceToken: (token: string | undefined) => boolean;
   private readonly now: () => number;
 
   constructor(parts: SessionParts) {
@@ -89,7 +84,6 @@ export class Session implements DoorSession {
     this.dir = parts.dir;
     this.framePolicy = parts.framePolicy;
     this.cleanup = parts.cleanup;
-    this.isServiceToken = parts.isServiceToken;
     this.now = parts.now;
     this.ttlMs = parts.ttlMs;
     this.createdAt = parts.now();
@@ -107,20 +101,14 @@ export class Session implements DoorSession {
     return target.webSocketDebuggerUrl;
   }
 
-  /** True only for the session's own token (discovery at the service root finds it by token). */
-  ownsToken(token: string | undefined): boolean {
-    return !this.closing && token !== undefined && tokensEqual(token, this.token);
-  }
-
-  /** The session token, or the service token; the session's own dies with it. */
-  acceptsToken(token: string | undefined): boolean {
-    return this.ownsToken(token) || (!this.closing && this.isServiceToken(token));
-  }
-
-  /** What `token` may do here: drive (session or service token), watch (view token), or nothing. */
-  access(token: string | undefined): Access | undefined {
-    if (this.acceptsToken(token)) return 'drive';
-    if (!this.closing && token !== undefined && tokensEqual(token, this.viewToken)) return 'watch';
+  /**
+   * Which of the session's tokens `token` is: its own (drives) or its view token (watches), and
+   * neither once it closes. Who may do what with them is auth.ts's to say.
+   */
+  tokenRole(token: string): 'own' | 'view' | undefined {
+    if (this.closing) return undefined;
+    if (tokensEqual(token, this.token)) return 'own';
+    if (tokensEqual(token, this.viewToken)) return 'view';
     return undefined;
   }
 

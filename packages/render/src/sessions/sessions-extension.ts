@@ -5,7 +5,7 @@ import { SessionManager, type SessionManagerDeps } from './session-manager.js';
 import { sessionRoutes } from './sessions.routes.js';
 
 // Browser sessions as an extension of the render service: buildServer registers it after the
-// core routes and hands it the same config, store, guard proxy, policy and auth the renders use
+// core routes and hands it the renders' own config, store, guard proxy, policy and authenticator
 // (main.ts: `composeServer({ ..., extensions: [sessionsExtension()] })`).
 
 /** Test and bench knobs; production takes everything from the service context. */
@@ -49,7 +49,6 @@ export function sessionsExtension(
         resolveProfile: (input) => resolveProfile(input, 'profile', config.captureLimits),
         hostPolicy: ctx.policy,
         allowInsecureTls: config.allowInsecureTls,
-        serviceToken: ctx.auth.allowAnonymous ? undefined : ctx.auth.apiToken,
         // A closed session's events last as long as its artifacts.
         closedKeepMs: config.artifactTtlMs,
         navigationTimeoutMs: config.renderTimeoutMs,
@@ -59,11 +58,12 @@ export function sessionsExtension(
         ...overrides,
       });
       if (ctx.cluster) {
-        routing = new ClusterRouting(ctx.cluster, manager, ctx.log);
+        routing = new ClusterRouting(ctx.cluster, manager, ctx.auth, ctx.log);
         drainTimeoutMs = ctx.cluster.config.drainTimeoutMs;
       }
       await app.register(sessionRoutes, {
         manager,
+        authenticator: ctx.auth,
         publicHosts: ctx.publicHosts,
         routing,
       });

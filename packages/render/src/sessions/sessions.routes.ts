@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyPluginCallback } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HttpError } from '@havn/shared';
+import type { Authenticator } from '../auth.js';
 import { LOOPBACK_ONLY, type PublicHosts } from '../public-hosts.js';
 import { ArtifactDescriptor } from '../schemas/artifact.schema.js';
 import { ErrorBody } from '../schemas/render.schema.js';
@@ -12,7 +13,7 @@ import { discoveryRoutes } from './discovery.routes.js';
 import type { Session, SessionDescriptor } from './session.js';
 import type { SessionManager } from './session-manager.js';
 import { liveRoutes } from './live/live.routes.js';
-import { doorUrl, liveViewUrl, presentedToken } from './session-urls.js';
+import { doorUrl, liveViewUrl } from './session-urls.js';
 import {
   CreateSessionBody,
   ScreenshotBody,
@@ -29,6 +30,8 @@ import { Type } from 'typebox';
 
 export interface SessionRoutesOptions {
   manager: SessionManager;
+  /** The app's (installAuthentication): it judges every session route, the door included. */
+  authenticator: Authenticator;
   /** Scheme and host of `cdpUrl` and the Origins the door takes; loopback only when absent. */
   publicHosts?: PublicHosts | undefined;
   /** Several instances (docs/render.md#several-instances): forwarding, placement, the registry. */
@@ -36,12 +39,18 @@ export interface SessionRoutesOptions {
 }
 
 export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, options, done) => {
-  const { manager, routing } = options;
+  const { manager, routing, authenticator } = options;
+  // Where the auth hook finds the session a route names: here, or on another instance.
+  authenticator.useSessions({
+    byId: async (id) => manager.get(id) ?? (await routing?.registry.remote(id)),
+    byOwnToken: async (token) =>
+      manager.ownerOf(token) ?? (await routing?.registry.remoteByToken(token)),
+  });
   const hosts = options.publicHosts ?? LOOPBACK_ONLY;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const door = new CdpDoor({
     lookup: (id) => manager.get(id),
-    isServiceToken: manager.isServiceToken,
+    authenticator,
     log: app.log,
     hosts,
     maxMessageBytes: manager.config.maxMessageBytes,
@@ -67,25 +76,13 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     door.close();
   });
 
-  // A session of another instance is served by its owner: forwarded before anything is read.
+  // A session of another instance is served by its owner: forwarded once the auth hook admitted
+  // the request, before its body is read.
   if (routing) {
     app.addHook('onRequest', async (request, reply) => {
       if (await routing.route(request, reply)) return reply;
     });
   }
-
-  // The service token on every session route. Discovery and the live view check for
-  // themselves, because they also take the session's own token, the one a client was handed.
-  app.addHook('onRequest', (request, _reply, next) => {
-    if (
-      request.routeOptions.config.sessionToken ||
-      manager.isServiceToken(presentedToken(request))
-    ) {
-      next();
-    } else {
-      next(new HttpError(401, 'missing or invalid token'));
-    }
-  });
 
   // Every field of a session body is optional, so no body at all means `{}` (docs/sessions.md),
   // with or without a JSON content type.
@@ -116,6 +113,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
   api.post(
     '/v1/sessions',
     {
+      config: { access: 'service' },
       schema: {
         body: CreateSessionBody,
         response: { 201: SessionDescriptorSchema, 429: ErrorBody },
@@ -144,6 +142,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
   api.get(
     '/v1/sessions',
     {
+      config: { access: 'service' },
       schema: { response: { 200: Type.Object({ sessions: Type.Array(SessionDescriptorSchema) }) } },
     },
     async () => ({
@@ -156,7 +155,10 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
   // GET does not refresh the lease (docs/sessions.md#leases).
   api.get(
     '/v1/sessions/:id',
-    { schema: { params: SessionParams, response: { 200: SessionDescriptorSchema } } },
+    {
+      config: { access: 'service' },
+      schema: { params: SessionParams, response: { 200: SessionDescriptorSchema } },
+    },
     (request) => Promise.resolve(live(request.params.id).describe()),
   );
 
@@ -164,7 +166,10 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
   // (a browser over its memory bound) can be asked why. GET does not refresh the lease.
   api.get(
     '/v1/sessions/:id/events',
-    { schema: { params: SessionParams, response: { 200: SessionEventsSchema } } },
+    {
+      config: { access: 'service' },
+      schema: { params: SessionParams, response: { 200: SessionEventsSchema } },
+    },
     (request) => {
       const { id } = request.params;
       const session = manager.get(id);
@@ -178,6 +183,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
   api.delete(
     '/v1/sessions/:id',
     {
+      config: { access: 'service' },
       schema: {
         params: SessionParams,
         response: {
@@ -196,6 +202,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
   api.post(
     '/v1/sessions/:id/screenshot',
     {
+      config: { access: 'service' },
       schema: {
         params: SessionParams,
         body: ScreenshotBody,
@@ -213,6 +220,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
   api.post(
     '/v1/sessions/:id/touch',
     {
+      config: { access: 'service' },
       schema: {
         params: SessionParams,
         body: TouchBody,
@@ -227,7 +235,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     },
   );
 
-  discoveryRoutes(app, manager, hosts);
-  liveRoutes(app, manager, hosts);
+  discoveryRoutes(app, hosts);
+  liveRoutes(app, hosts);
   done();
 };

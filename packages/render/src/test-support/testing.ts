@@ -3,6 +3,7 @@
 // else under src/ is private; bench/ may not reach it by path (eslint.config.mjs).
 export { browserLaunchArgs } from '../browser/launch-args.js';
 export { markdownExpression, pageCallExpression } from '../browser/extract.js';
+export { Authenticator } from '../auth.js';
 export { composeServer } from '../compose.js';
 export { loadConfig } from '../config.js';
 export { builtInProfile } from '../profiles.js';

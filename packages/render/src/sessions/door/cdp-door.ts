@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { presentedToken } from '../../auth.js';
+import { drives, presentedToken, type Authenticator, type TokenHolder } from '../../auth.js';
 import { hostRefusal, originRefusal, type PublicHosts } from '../../public-hosts.js';
 import {
   judgeClientFrame,
@@ -26,10 +26,7 @@ import { clientHandshake, serverHandshake } from './ws-handshake.js';
 // WebSocket.
 
 /** What the door needs to know about a live session. */
-export interface DoorSession {
-  readonly id: string;
-  /** Drive for the session's own token or the service token, watch for its view token. */
-  access(token: string | undefined): 'drive' | 'watch' | undefined;
+export interface DoorSession extends TokenHolder {
   readonly browserWsEndpoint: string;
   /** A page's own DevTools socket, or undefined for an unknown or browser-internal page. */
   pageWsEndpoint(targetId: string): Promise<string | undefined>;
@@ -46,8 +43,8 @@ export interface DoorSession {
 
 export interface CdpDoorDeps {
   lookup(id: string): DoorSession | undefined;
-  /** True when a token is the service token, or the service runs anonymous. */
-  isServiceToken(token: string | undefined): boolean;
+  /** Who may attach: the door admits what a 'view' route would (docs/architecture.md#who-may-call-render). */
+  authenticator: Authenticator;
   log: FastifyBaseLogger;
   /** The Host and browser Origins the door takes (docs/render.md#hosts-and-origins). */
   hosts: PublicHosts;
@@ -133,13 +130,14 @@ export class CdpDoor {
   ): { session: DoorSession; access: 'drive' | 'watch' } | number {
     if (id === undefined) return 404;
     if (method !== 'GET' && method !== 'POST') return 405;
-    const session = this.deps.lookup(id);
-    // Without a valid token nobody learns whether a session exists: 401 before 404.
-    if (!session) return this.deps.isServiceToken(token) ? 404 : 401;
-    const access = session.access(token);
-    if (!access) return 401;
+    // The service token, the session's own (drives) or its view token (only watches); an unknown
+    // session is 401 unless the service token asks.
+    const caller = this.deps.authenticator.reach(token, 'view', this.deps.lookup(id));
+    if ('refused' in caller) return caller.refused;
+    const { session } = caller;
+    if (!session) return 404;
     if ((this.clients.get(session.id) ?? 0) >= this.deps.maxClientsPerSession) return 429;
-    return { session, access };
+    return { session, access: drives(caller) ? 'drive' : 'watch' };
   }
 
   private count(session: DoorSession, delta: 1 | -1): void {

@@ -3,9 +3,8 @@ import { HttpError } from '@havn/shared';
 import { Type } from 'typebox';
 import { ErrorBody } from '../../schemas/render.schema.js';
 import { originRefusal, type PublicHosts } from '../../public-hosts.js';
-import { tokenSession } from '../discovery.routes.js';
-import { presentedToken } from '../session-urls.js';
-import type { SessionManager } from '../session-manager.js';
+import { drives } from '../../auth.js';
+import { calledSession } from '../session-urls.js';
 import { livePage } from './live-page.js';
 
 // GET /v1/sessions/<id>/live (docs/sessions.md#live-view): a page that shows the session's active
@@ -20,15 +19,12 @@ const CSP =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; " +
   "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-export function liveRoutes(
-  app: FastifyInstance,
-  manager: SessionManager,
-  hosts: PublicHosts,
-): void {
+export function liveRoutes(app: FastifyInstance, hosts: PublicHosts): void {
   app.get(
     '/v1/sessions/:id/live',
     {
-      config: { public: true, sessionToken: true },
+      // The service token, the session's own (drives) or its view token (only watches).
+      config: { access: 'view' },
       schema: {
         params: Type.Object({ id: Type.String() }),
         querystring: Type.Object({
@@ -51,12 +47,11 @@ export function liveRoutes(
       // Another site's page fetching the view (docs/render.md#hosts-and-origins).
       const foreign = originRefusal(request.raw, hosts);
       if (foreign !== undefined) throw new HttpError(403, foreign);
-      const session = tokenSession(request, manager, 'watch');
+      const session = calledSession(request);
       const query = request.query as { interactive?: unknown };
-      const drives =
-        session.access(presentedToken(request)) === 'drive' && query.interactive !== '0';
-      const token = drives ? session.doorToken() : session.watchToken();
-      const page = livePage(session.id, token, drives);
+      const interactive = drives(request.caller) && query.interactive !== '0';
+      const token = interactive ? session.doorToken() : session.watchToken();
+      const page = livePage(session.id, token, interactive);
       return (
         reply
           .header('content-type', 'text/html; charset=utf-8')

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { FsArtifactStore } from '../../artifacts/fs-artifact-store.js';
+import { Authenticator, installAuthentication } from '../../auth.js';
 import { BrowserRuntime } from '../../browser/browser-runtime.js';
 import { DEFAULT_CAPTURE_LIMITS } from '../../capture-limits.js';
 import { formatValidationErrors } from '../../routes/validation-errors.js';
@@ -146,7 +147,6 @@ export async function startSessionTestApp(
     hostPolicy: { allowedHosts: ['localhost'], allowPrivate: false },
     ...(options.resolve && { resolve: options.resolve }),
     allowInsecureTls: options.allowInsecureTls ?? false,
-    serviceToken: SERVICE_TOKEN,
     reaperIntervalMs: options.reaperIntervalMs ?? 200,
     screenshotTimeoutMs: 1500,
   });
@@ -157,7 +157,10 @@ export async function startSessionTestApp(
     schemaErrorFormatter: formatValidationErrors,
   });
   installErrorHandler(app);
-  await app.register(sessionRoutes, { manager, publicHosts: options.publicHosts });
+  // Judged as the service judges every route (docs/architecture.md#who-may-call-render).
+  const authenticator = new Authenticator({ apiToken: SERVICE_TOKEN, allowAnonymous: false });
+  installAuthentication(app, authenticator);
+  await app.register(sessionRoutes, { manager, authenticator, publicHosts: options.publicHosts });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
