@@ -18,8 +18,9 @@ import type { SessionManager } from './session-manager.js';
 
 // Sessions on several instances (docs/render.md#several-instances). Any instance answers for any
 // session: a request for a session another instance owns is forwarded to that owner (its token
-// judged here first, by auth.ts as for a local session), a create that finds this instance full or draining is placed on a peer
-// with room, and the list is the registry's. The owner does everything else as it does alone.
+// judged here first, by auth.ts as for a local one), a create that finds this instance full or
+// draining is placed on a peer with room, and the list is the registry's. The owner does
+// everything else as it does alone.
 
 /** How long an owner may take to accept a forwarded connection. */
 const CONNECT_TIMEOUT_MS = 10_000;
