@@ -173,7 +173,7 @@ export interface DeclaredRoute {
 /**
  * Installs the authentication on `app` before any route: a route that declares no `access` fails
  * to register (so the service does not start), and every request to a known route is judged
- * before anything else reads it. Unknown routes answer 404 either way. `app.declaredRoutes` lists
+ * before its body is read or a later hook runs. Unknown routes answer 404 either way. `app.declaredRoutes` lists
  * the routes as they register (the auth matrix test calls each).
  */
 export function installAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
