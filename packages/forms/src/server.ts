@@ -212,7 +212,8 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   // it is signed and checked against the address policy like every delivery.
   const webhookLog = new WebhookLogService({
     forms: store.forms,
-    log: store.webhookLog,
+    outbox: store.deliveries,
+    submissions: store.submissions,
     send: webhookSender(outbound, now, withLinks),
     targetRefusal: (url) => outbound.targetRefusal(url),
     newId: createIdGenerator(now),

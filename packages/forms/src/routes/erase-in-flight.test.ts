@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { client, seedForm, startForms } from '../test-support/forms-server.js';
+import { rowsMentioning } from '../test-support/database-rows.js';
 import { startReceiver, waitFor } from '../test-support/receivers.js';
 
 // docs/forms.md#submissions: erasure and a delivery attempt are ordered, so an attempt that was in
@@ -31,6 +32,41 @@ test('an attempt in flight when its submission is erased leaves no row once it e
     expect(await s.store.deliveries.attempts(delivery!.id)).toEqual([]);
     expect(await s.store.deliveries.ofSubmission(id)).toEqual([]);
   } finally {
+    await s.close();
+    await receiver.close();
+  }
+});
+
+// The same order, with the attempt held in flight for as long as the test needs: the receiver
+// answers only once the erasure has answered 204, and the attempt's end is awaited (a graceful
+// stop waits for every attempt in flight and its record), not slept for.
+test('an attempt held in flight across the erasure leaves no row of the submission in any table', async () => {
+  const receiver = await startReceiver(0, [200]);
+  const release = receiver.hold();
+  const s = await startForms({ config: { ingestRateLimitPerMinute: 0 } });
+  try {
+    await seedForm(s.url, { webhooks: [{ url: receiver.url, secret: 's' }] });
+    const posted = await client(s.url, null)<{ id: string }>(
+      'POST',
+      '/api/orgs/acme/forms/contact/submissions',
+      { name: 'Ada', email: 'ada@example.com' },
+      { origin: 'http://site.test' },
+    );
+    expect(posted.status).toBe(200);
+    const id = posted.body.id;
+    await waitFor(() => (receiver.received.length > 0 ? true : undefined), 15_000, 'the attempt');
+    const deliveries = (await s.store.deliveries.ofSubmission(id)).map((d) => d.id);
+    expect(deliveries).toHaveLength(1);
+
+    const erased = await client(s.url)('DELETE', `/api/orgs/acme/forms/contact/submissions/${id}`);
+    expect(erased.status).toBe(204);
+    release();
+    await s.stop();
+
+    expect(receiver.received).toHaveLength(1);
+    expect(await rowsMentioning(s.location, [id, ...deliveries])).toEqual([]);
+  } finally {
+    release();
     await s.close();
     await receiver.close();
   }

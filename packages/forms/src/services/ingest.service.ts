@@ -1,8 +1,7 @@
-import type { Insertable } from 'kysely';
 import { isRecord } from '@havn/shared';
 import { labelled, type ChoiceLabels } from '../store/choice-labels.js';
 import { fileLabel } from './uploads/file-names.js';
-import type { DeliveryTable } from '../store/schema.js';
+import { newDelivery, type DeliveryKind, type NewDelivery } from '../store/outbox/tables.js';
 import { isAnswered, visibility } from '../logic/show-if.js';
 import type { IngestForm, IngestLogic } from '../store/forms.store.js';
 import type { IngestRequest, SubmissionWrite } from '../store/group-commit.js';
@@ -232,33 +231,30 @@ export function fanOut(
   now: number,
   createdAt: string,
   newId: (prefix: string) => string,
-): Insertable<DeliveryTable>[] {
+): NewDelivery[] {
   const delivery = (
-    kind: DeliveryTable['kind'],
+    kind: DeliveryKind,
     target: string,
     webhookSecret: string | null,
     pushSubscriptionId: string | null,
     payload: string,
-  ): Insertable<DeliveryTable> => ({
-    id: newId(kind === 'webhook' ? 'msg' : kind === 'push' ? 'psh' : 'eml'),
-    submissionId,
-    orgSlug: org,
-    formId: form.id,
-    kind,
-    target,
-    webhookSecret,
-    pushSubscriptionId,
-    payload,
-    status: 'pending',
-    attempts: 0,
-    roundAttempts: 0,
-    nextAttemptAt: now,
-    lastStatus: null,
-    lastError: null,
-    deliveredAt: null,
-    createdAt,
-  });
-  const deliveries: Insertable<DeliveryTable>[] = [];
+  ): NewDelivery =>
+    newDelivery(
+      {
+        kind,
+        submissionId,
+        orgSlug: org,
+        formId: form.id,
+        target,
+        webhookSecret,
+        pushSubscriptionId,
+        payload,
+      },
+      now,
+      createdAt,
+      newId,
+    );
+  const deliveries: NewDelivery[] = [];
   // docs/forms.md#webhooks: the webhook body is the full record minus the raw body. It is not
   // stored a second time here: webhookPayload builds the same bytes from the submission row for
   // every attempt (see WEBHOOK_PAYLOAD_FROM_SUBMISSION), which keeps each commit a third smaller.

@@ -3,7 +3,7 @@ import { isRecord } from '@havn/shared';
 import type { FileBytes } from '../store/file-bytes.js';
 import type { FileAnswer } from '../wire/submissions.js';
 import { isFileList } from './ingest.service.js';
-import type { DeliveryStore, DeliveryView } from '../store/deliveries.store.js';
+import type { DeliveryView, Outbox } from '../store/outbox/outbox.js';
 import type { FormStore } from '../store/forms.store.js';
 import type {
   SubmissionRecord,
@@ -13,7 +13,7 @@ import type {
 import { existingForm } from './existing-form.js';
 import { formsErrors } from '../errors.js';
 
-export type { DeliveryView } from '../store/deliveries.store.js';
+export type { DeliveryView } from '../store/outbox/outbox.js';
 export type { SubmissionSummary } from '../store/submissions.store.js';
 
 /** A full record as the API answers it: the raw body as text, with its deliveries. */
@@ -36,7 +36,7 @@ export class SubmissionsService {
   constructor(
     private readonly submissions: SubmissionStore,
     private readonly forms: FormStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: Outbox,
     /** Wakes the delivery worker after a redeliver. */
     private readonly kick: () => void,
     private readonly now: () => number,
@@ -120,7 +120,7 @@ export class SubmissionsService {
     if (!(await this.submissions.get(org, form, id))) {
       throw formsErrors.error('SUBMISSION_NOT_FOUND', { id });
     }
-    const queued = await this.deliveries.requeue(id, this.now());
+    const queued = await this.deliveries.requeue({ submissionId: id }, this.now());
     this.kick();
     return queued;
   }

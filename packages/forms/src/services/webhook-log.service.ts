@@ -1,7 +1,13 @@
-import { outcomeOf, type AttemptOutcomeName, type DeliveryRow } from '../store/deliveries.store.js';
 import type { FormStore } from '../store/forms.store.js';
+import type {
+  AttemptOutcomeName,
+  DeliveryRow,
+  LoggedDelivery,
+  Outbox,
+} from '../store/outbox/outbox.js';
+import { newDelivery } from '../store/outbox/tables.js';
+import type { SubmissionStore } from '../store/submissions.store.js';
 import { webhookPayload } from '../store/webhook-payload.js';
-import type { LoggedDelivery, WebhookLogStore } from '../store/webhook-log.store.js';
 import type { WebhookDeliveryAnswer } from '../wire/webhook-deliveries.js';
 import type { AttemptResult } from './delivery/outbound-http.js';
 import { existingForm } from './existing-form.js';
@@ -51,7 +57,8 @@ function toView({ delivery: d, attempts }: LoggedDelivery): WebhookDeliveryView 
 
 export interface WebhookLogDeps {
   forms: FormStore;
-  log: WebhookLogStore;
+  outbox: Outbox;
+  submissions: Pick<SubmissionStore, 'latest'>;
   /** One signed webhook attempt under the address policy: the delivery worker's own sender. */
   send: (row: DeliveryRow) => Promise<AttemptResult>;
   /** Why the address policy would refuse a target now, or null (OutboundHttp.targetRefusal). */
@@ -85,7 +92,13 @@ export class WebhookLogService {
     options: { limit?: number | undefined; before?: string | undefined },
   ): Promise<WebhookDeliveryView[]> {
     await existingForm(this.deps.forms, org, form);
-    const page = await this.deps.log.page(org, form, url, pageLimit(options.limit), options.before);
+    const page = await this.deps.outbox.logPage(
+      org,
+      form,
+      url,
+      pageLimit(options.limit),
+      options.before,
+    );
     return page.map(toView);
   }
 
@@ -99,7 +112,7 @@ export class WebhookLogService {
     const hook = found.webhooks.find((h) => h.url === url);
     if (!hook) throw formsErrors.error('WEBHOOK_NOT_OF_FORM', { org, form });
     const now = this.deps.now();
-    const latest = await this.deps.log.latestSubmission(org, form);
+    const latest = await this.deps.submissions.latest(org, form);
     let submissionId: string;
     let data: unknown;
     if (latest) {
@@ -123,32 +136,26 @@ export class WebhookLogService {
       data,
     });
     const createdAt = new Date(now).toISOString();
-    const row: DeliveryRow = {
-      id: this.deps.newId('msg'),
-      submissionId,
-      orgSlug: org,
-      formId: form,
-      kind: 'webhook',
-      target: hook.url,
-      webhookSecret: hook.secret,
-      pushSubscriptionId: null,
-      payload,
-      status: 'pending',
-      attempts: 0,
-      roundAttempts: 0,
-      nextAttemptAt: now,
-      lastStatus: null,
-      lastError: null,
-      deliveredAt: null,
+    const row = newDelivery(
+      {
+        kind: 'webhook',
+        submissionId,
+        orgSlug: org,
+        formId: form,
+        target: hook.url,
+        webhookSecret: hook.secret,
+        pushSubscriptionId: null,
+        payload,
+        test: true,
+      },
+      now,
       createdAt,
-      leaseOwner: null,
-      leaseUntil: null,
-      test: 1,
-    };
+      this.deps.newId,
+    );
     const t0 = performance.now();
     let result: AttemptResult;
     try {
-      result = await this.deps.send(row);
+      result = await this.deps.send({ ...row, leaseOwner: null, leaseUntil: null } as DeliveryRow);
     } catch (err) {
       result = { ok: false, status: null, error: (err as Error).message };
     }
@@ -157,28 +164,15 @@ export class WebhookLogService {
     // A test is not retried: its answer is what the person asked for. Redeliver sends it again.
     const status: DeliveryRow['status'] = result.ok ? 'delivered' : 'failed';
     const deliveredAt = result.ok ? new Date(finished).toISOString() : null;
-    const { test: _test, leaseOwner: _o, leaseUntil: _u, ...insert } = row;
-    await this.deps.log.insertTest(
-      {
-        ...insert,
-        status,
-        attempts: 1,
-        roundAttempts: 1,
-        nextAttemptAt: finished,
-        lastStatus: result.status,
-        lastError: result.error,
-        deliveredAt,
-      },
-      {
-        attemptedAt: createdAt,
-        status: result.status,
-        durationMs,
-        error: result.error,
-        outcome: outcomeOf(status),
-        response: result.response ?? null,
-      },
-    );
-    const stored = await this.deps.log.get(org, form, row.id);
+    await this.deps.outbox.insertAttempted(row, {
+      attemptedAt: createdAt,
+      status: result.status,
+      durationMs,
+      error: result.error,
+      response: result.response ?? null,
+      next: { status, roundAttempts: 1, nextAttemptAt: finished, deliveredAt },
+    });
+    const stored = await this.deps.outbox.logged(org, form, row.id);
     if (!stored) throw new Error('test delivery not found after it was stored');
     return toView(stored);
   }
@@ -186,10 +180,14 @@ export class WebhookLogService {
   /** Queues one delivery of the form again, from the start of the retry schedule. */
   async redeliver(org: string, form: string, id: string): Promise<{ id: string; queued: number }> {
     await existingForm(this.deps.forms, org, form);
-    const result = await this.deps.log.requeue(org, form, id, this.deps.now());
-    if (result === 'missing') throw formsErrors.error('DELIVERY_NOT_FOUND', { id });
-    if (result === 'dropped') {
-      throw formsErrors.error('DELIVERY_DROPPED', { id });
+    const queued = await this.deps.outbox.requeue(
+      { orgSlug: org, formId: form, id },
+      this.deps.now(),
+    );
+    // Nothing queued: a push whose subscription is gone stays dropped.
+    if (queued === 0) {
+      const found = await this.deps.outbox.logged(org, form, id);
+      throw formsErrors.error(found ? 'DELIVERY_DROPPED' : 'DELIVERY_NOT_FOUND', { id });
     }
     this.deps.kick();
     return { id, queued: 1 };

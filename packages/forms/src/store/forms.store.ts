@@ -2,7 +2,7 @@ import { choiceLabels, type ChoiceLabels } from './choice-labels.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Condition, LogicDefinition } from '../logic/show-if.js';
 import { canonicalJson } from './canonical-json.js';
-import { eraseDeliveries } from './erase-deliveries.js';
+import { eraseDeliveries } from './outbox/erase.js';
 import { ReadCache } from './read-cache.js';
 import { fileKeys } from './submissions.store.js';
 import type { Database, FormTable, SpamProtection } from './schema.js';

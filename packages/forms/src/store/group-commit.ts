@@ -2,10 +2,13 @@ import type { Insertable, Kysely } from 'kysely';
 import { createIdGenerator } from '../ids.js';
 import type { FileAnswer } from '../wire/submissions.js';
 import type { IngestForm } from './forms.store.js';
-import { groupInsert } from './postgres-group-insert.js';
+import type { Outbox } from './outbox/outbox.js';
+import type { PostgresOutbox } from './outbox/postgres-outbox.js';
+import type { NewDelivery } from './outbox/tables.js';
+import { insertSubmissions } from './postgres-group-insert.js';
 import { RECORD_COLUMNS } from './submissions.store.js';
 import type { PushSubscriptionRow } from './push.store.js';
-import type { Database, DeliveryTable, SubmissionTable } from './schema.js';
+import type { Database, SubmissionTable } from './schema.js';
 import { compileTemplate, type StatementTemplate } from './statement-template.js';
 import type { IngestBatch, IngestBatchWire, IngestItem, Statement } from './writer-protocol.js';
 import type { WriterThread } from './writer-thread.js';
@@ -13,7 +16,7 @@ import type { WriterThread } from './writer-thread.js';
 export interface SubmissionWrite {
   submission: Insertable<SubmissionTable>;
   /** The outbox rows, in the same transaction as the submission (docs/forms.md#webhooks). */
-  deliveries: Insertable<DeliveryTable>[];
+  deliveries: NewDelivery[];
 }
 
 /** One submission as its request delivered it: ingest builds its rows from these. */
@@ -83,48 +86,22 @@ const submissionColumns = [
   'files',
 ] as const satisfies readonly (keyof SubmissionTable)[];
 
-const deliveryColumns = [
-  'id',
-  'submissionId',
-  'orgSlug',
-  'formId',
-  'kind',
-  'target',
-  'webhookSecret',
-  'pushSubscriptionId',
-  'payload',
-  'status',
-  'attempts',
-  'roundAttempts',
-  'nextAttemptAt',
-  'lastStatus',
-  'lastError',
-  'deliveredAt',
-  'createdAt',
-] as const satisfies readonly (keyof DeliveryTable)[];
-
-function writeTemplates(db: Kysely<Database>) {
-  return {
-    submission: compileTemplate(submissionColumns, (v) =>
-      db
-        .insertInto('submissions')
-        .values(v as unknown as Insertable<SubmissionTable>)
-        .compile(),
-    ),
-    delivery: compileTemplate(deliveryColumns, (v) =>
-      db
-        .insertInto('deliveries')
-        .values(v as unknown as Insertable<DeliveryTable>)
-        .compile(),
-    ),
-  };
+function submissionTemplate(db: Kysely<Database>) {
+  return compileTemplate(submissionColumns, (v) =>
+    db
+      .insertInto('submissions')
+      .values(v as unknown as Insertable<SubmissionTable>)
+      .compile(),
+  );
 }
 
 /**
  * How group commits run: on the writer thread (SQLite), or on `db` (PostgreSQL) as one statement
- * each (postgres-group-insert.ts), up to `inFlight` at once.
+ * each, up to `inFlight` at once. Either way each commit writes its outbox rows with the outbox's
+ * own new-row statement, in the commit's transaction.
  */
-export type GroupCommits = { thread: WriterThread } | { inFlight: number };
+export type GroupCommits =
+  { thread: WriterThread; outbox: Outbox } | { inFlight: number; outbox: PostgresOutbox };
 
 type Pending =
   | {
@@ -159,7 +136,7 @@ export class GroupCommitWriter {
   private inFlight = 0;
   private scheduled = false;
   private idle: (() => void)[] = [];
-  private templates: ReturnType<typeof writeTemplates> | undefined;
+  private submissionInsert: StatementTemplate<(typeof submissionColumns)[number]> | undefined;
   private clock = 0;
   private lastArrival = -Infinity;
   private templatesSent = false;
@@ -176,7 +153,7 @@ export class GroupCommitWriter {
     private readonly db: Kysely<Database>,
     private readonly onCommitted: () => void,
     private readonly build: SubmissionBuilder,
-    commits: GroupCommits,
+    private readonly commits: GroupCommits,
   ) {
     this.thread = 'thread' in commits ? commits.thread : undefined;
     this.maxInFlight = 'thread' in commits ? 8 : commits.inFlight;
@@ -256,10 +233,10 @@ export class GroupCommitWriter {
     const batch = this.queue.splice(0, maxBatch);
     if (this.queue.length > 0) this.schedule();
     try {
-      if (this.thread) {
-        await this.commitOnThread(this.thread, batch);
+      if ('thread' in this.commits) {
+        await this.commitOnThread(this.commits.thread, batch);
       } else {
-        await this.commitHere(batch);
+        await this.commitHere(this.commits.outbox, batch);
       }
     } catch (err) {
       for (const p of batch) p.reject(err);
@@ -276,7 +253,7 @@ export class GroupCommitWriter {
   /** One message to the thread; it answers per write and per submission. */
   private async commitOnThread(thread: WriterThread, batch: Pending[]): Promise<void> {
     // One compiled text per table, bound row by row: no per-batch compile (see compileTemplate).
-    const t = (this.templates ??= writeTemplates(this.db));
+    const t = this.templates();
     const writes: { p: Pending; write: SubmissionWrite }[] = [];
     const ingests: { p: Pending; request: IngestRequest }[] = [];
     for (const p of batch) {
@@ -312,9 +289,18 @@ export class GroupCommitWriter {
     });
   }
 
+  /** The submission's insert and the outbox's new row, each compiled once. */
+  private templates(): {
+    submission: StatementTemplate<(typeof submissionColumns)[number]>;
+    delivery: StatementTemplate<string>;
+  } {
+    this.submissionInsert ??= submissionTemplate(this.db);
+    return { submission: this.submissionInsert, delivery: this.commits.outbox.newRow };
+  }
+
   /** The ingests as one message: every body copied into one buffer the message transfers. */
   private ingestBatch(requests: IngestRequest[]): IngestBatchWire {
-    const t = (this.templates ??= writeTemplates(this.db));
+    const t = this.templates();
     let size = 0;
     for (const r of requests) size += r.raw.length;
     const bodies = new ArrayBuffer(size);
@@ -378,15 +364,18 @@ export class GroupCommitWriter {
   }
 
   /** One statement; if it fails, each write again alone so one bad row fails alone. */
-  private async commitHere(batch: Pending[]): Promise<void> {
+  private async commitHere(outbox: PostgresOutbox, batch: Pending[]): Promise<void> {
     const writes = batch.flatMap((p) => (p.write ? [{ p, write: p.write }] : []));
     try {
-      await this.transaction(writes.map((w) => w.write));
+      await this.transaction(
+        outbox,
+        writes.map((w) => w.write),
+      );
       for (const { p } of writes) p.resolve('');
     } catch {
       for (const { p, write } of writes) {
         try {
-          await this.transaction([write]);
+          await this.transaction(outbox, [write]);
           p.resolve('');
         } catch (err) {
           p.reject(err);
@@ -395,13 +384,19 @@ export class GroupCommitWriter {
     }
   }
 
-  private async transaction(writes: SubmissionWrite[]): Promise<void> {
+  private async transaction(outbox: PostgresOutbox, writes: SubmissionWrite[]): Promise<void> {
     // Only PostgreSQL commits here (SQLite commits on its writer thread): one statement, its own
-    // transaction, so one round trip per group commit.
+    // transaction, so one round trip per group commit; the outbox adds its rows to it.
+    const parameters: unknown[] = [];
+    const submissions = insertSubmissions(
+      writes.map((w) => w.submission),
+      parameters,
+    );
     await this.db.executeQuery(
-      groupInsert(
-        writes.map((w) => w.submission),
+      outbox.insertAfter(
+        submissions,
         writes.flatMap((w) => w.deliveries),
+        parameters,
       ),
     );
   }

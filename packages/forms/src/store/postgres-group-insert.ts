@@ -1,7 +1,8 @@
-import { CompiledQuery, type Insertable } from 'kysely';
-import type { DeliveryTable, SubmissionTable } from './schema.js';
+import type { Insertable } from 'kysely';
+import type { SubmissionTable } from './schema.js';
 
-type PgArrayType = 'text' | 'int4' | 'int8' | 'bytea';
+/** The PostgreSQL type an inserted column's array parameter is cast to. */
+export type PgArrayType = 'text' | 'int4' | 'int8' | 'bytea';
 
 // Each inserted column with the PostgreSQL type its array parameter is cast to; text converts to
 // the varchar columns on insert.
@@ -24,30 +25,15 @@ const submissionTypes = {
   files: 'text',
 } as const satisfies Record<keyof SubmissionTable, PgArrayType>;
 
-const deliveryTypes = {
-  id: 'text',
-  submissionId: 'text',
-  orgSlug: 'text',
-  formId: 'text',
-  kind: 'text',
-  target: 'text',
-  webhookSecret: 'text',
-  pushSubscriptionId: 'text',
-  payload: 'text',
-  status: 'text',
-  attempts: 'int4',
-  roundAttempts: 'int4',
-  nextAttemptAt: 'int8',
-  lastStatus: 'int4',
-  lastError: 'text',
-  deliveredAt: 'text',
-  createdAt: 'text',
-} as const satisfies Partial<Record<keyof DeliveryTable, PgArrayType>>;
-
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** `insert … select * from unnest($n::type[], …)`: one array parameter per column. */
-function unnestInsert(
+/**
+ * `insert into <table> (…) select * from unnest($n::type[], …)`: one array parameter per column,
+ * appended to `parameters`. The text is the same whatever the number of rows, so neither Kysely
+ * nor PostgreSQL builds or parses a statement that grows with a group commit's batch (a 256-row
+ * VALUES list cost as much as serving the requests).
+ */
+export function unnestInsert(
   table: string,
   types: Readonly<Record<string, PgArrayType>>,
   rows: readonly object[],
@@ -61,20 +47,10 @@ function unnestInsert(
   return `insert into ${table} (${columns.map(snake).join(', ')}) select * from unnest(${casts.join(', ')})`;
 }
 
-/**
- * A group commit's submissions and outbox rows as one PostgreSQL statement (its own transaction):
- * the submissions inserted in a data-modifying WITH, the deliveries by the statement itself, each
- * table's rows passed as one array per column. The statement's text is the same whatever the
- * number of rows, so neither Kysely nor PostgreSQL builds or parses a statement that grows with
- * the batch (a 256-row VALUES list cost as much as serving the requests).
- */
-export function groupInsert(
+/** A group commit's submissions as one `unnest` insert (its parameters go to `parameters`). */
+export function insertSubmissions(
   submissions: readonly Insertable<SubmissionTable>[],
-  deliveries: readonly Insertable<DeliveryTable>[],
-): CompiledQuery {
-  const parameters: unknown[] = [];
-  const insertSubmissions = unnestInsert('submissions', submissionTypes, submissions, parameters);
-  if (deliveries.length === 0) return CompiledQuery.raw(insertSubmissions, parameters);
-  const insertDeliveries = unnestInsert('deliveries', deliveryTypes, deliveries, parameters);
-  return CompiledQuery.raw(`with s as (${insertSubmissions}) ${insertDeliveries}`, parameters);
+  parameters: unknown[],
+): string {
+  return unnestInsert('submissions', submissionTypes, submissions, parameters);
 }

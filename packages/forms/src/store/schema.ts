@@ -1,4 +1,7 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType } from 'kysely';
+import type { DeliveryAttemptTable, DeliveryTable } from './outbox/tables.js';
+
+export type { DeliveryAttemptTable, DeliveryTable } from './outbox/tables.js';
 
 // The tables as Kysely sees them (camelCase here, snake_case in the database through
 // CamelCasePlugin). Booleans are integers 0/1 and times are ISO-8601 text or epoch milliseconds,
@@ -70,49 +73,6 @@ export interface SubmissionTable {
    * erasure finds their bytes without reading every answer; null when it has none.
    */
   files: ColumnType<string | null, string | null | undefined, string | null>;
-}
-
-export interface DeliveryTable {
-  id: string;
-  submissionId: string;
-  orgSlug: string;
-  formId: string;
-  /** `email`: target is one recipient address (docs/forms.md#email-notices). */
-  kind: 'webhook' | 'push' | 'email';
-  target: string;
-  webhookSecret: string | null;
-  pushSubscriptionId: string | null;
-  /** The body to send; '' for a webhook whose body is built from its submission row. */
-  payload: string;
-  status: 'pending' | 'delivered' | 'failed' | 'dropped';
-  attempts: number;
-  /** Attempts since the delivery was last (re)queued: the index into the retry schedule. */
-  roundAttempts: number;
-  /** Epoch ms; bigint, which PostgreSQL drivers answer as a string. */
-  nextAttemptAt: ColumnType<number | string, number, number>;
-  lastStatus: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
-  /** The instance whose attempt holds the delivery (PostgreSQL claims); null when free. */
-  leaseOwner: ColumnType<string | null, string | null | undefined, string | null>;
-  /** Epoch ms the lease runs out: another instance may claim the delivery after it. */
-  leaseUntil: ColumnType<number | null, number | null | undefined, number | null>;
-  /** 1 for a test send (docs/forms.md#webhooks), which no submission redeliver touches. */
-  test: ColumnType<number, number | undefined, number>;
-}
-
-export interface DeliveryAttemptTable {
-  id: Generated<number>;
-  deliveryId: string;
-  attemptedAt: string;
-  status: number | null;
-  durationMs: number;
-  error: string | null;
-  /** What the attempt came to: delivered, retrying, failed or dropped; null before 0007. */
-  outcome: ColumnType<string | null, string | null | undefined, string | null>;
-  /** The first bytes of the receiver's answer, as defused text (see responseExcerpt). */
-  response: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PushSubscriptionTable {

@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
 import { openPostgresDatabase } from './postgres-database.js';
 import { openSqliteDatabase, sqliteFile } from './sqlite-database.js';
-import { DeliveryStore } from './deliveries.store.js';
 import { FormStore } from './forms.store.js';
 import { GroupCommitWriter, type GroupCommits, type SubmissionBuilder } from './group-commit.js';
 import { createIdGenerator } from '../ids.js';
 import { OrgStore } from './orgs.store.js';
+import type { Outbox } from './outbox/outbox.js';
+import { PostgresOutbox } from './outbox/postgres-outbox.js';
+import { SqliteOutbox } from './outbox/sqlite-outbox.js';
 import { PushStore } from './push.store.js';
 import { RateLimitStore } from './rate-limits.store.js';
 import { SettingsStore } from './settings.store.js';
@@ -13,7 +15,6 @@ import { SetupCodeStore } from './setup-codes.store.js';
 import { ChallengeStore } from './challenges.store.js';
 import type { Database } from './schema.js';
 import { SubmissionStore } from './submissions.store.js';
-import { WebhookLogStore } from './webhook-log.store.js';
 import { WriterThread } from './writer-thread.js';
 
 /** Where the data lives: SQLite in `userDataDir`, or the PostgreSQL database at `databaseUrl`. */
@@ -31,9 +32,8 @@ export interface Store {
   readonly orgs: OrgStore;
   readonly forms: FormStore;
   readonly submissions: SubmissionStore;
-  readonly deliveries: DeliveryStore;
-  /** A webhook's delivery log, one delivery's redeliver and test sends. */
-  readonly webhookLog: WebhookLogStore;
+  /** Every delivery: the outbox, its attempts, requeues and the delivery log. */
+  readonly deliveries: Outbox;
   readonly push: PushStore;
   readonly writer: GroupCommitWriter;
   readonly settings: SettingsStore;
@@ -60,6 +60,7 @@ function instanceId(): string {
 function createStore(db: Kysely<Database>, build: SubmissionBuilder, commits: GroupCommits): Store {
   const listeners: (() => void)[] = [];
   const thread = 'thread' in commits ? commits.thread : undefined;
+  const { outbox } = commits;
   const writer = new GroupCommitWriter(
     db,
     () => {
@@ -71,9 +72,8 @@ function createStore(db: Kysely<Database>, build: SubmissionBuilder, commits: Gr
   return {
     orgs: new OrgStore(db),
     forms: new FormStore(db),
-    submissions: new SubmissionStore(db),
-    deliveries: new DeliveryStore(db, thread ? { thread } : { owner: instanceId() }),
-    webhookLog: new WebhookLogStore(db),
+    submissions: new SubmissionStore(db, outbox),
+    deliveries: outbox,
     push: new PushStore(db),
     writer,
     settings: new SettingsStore(db),
@@ -107,8 +107,12 @@ export async function openStore(
     typeof location === 'string' ? { userDataDir: location, databaseUrl: undefined } : location;
   if (databaseUrl !== undefined) {
     const db = await openPostgresDatabase(databaseUrl);
-    return createStore(db, build, { inFlight: postgresCommitsInFlight });
+    return createStore(db, build, {
+      inFlight: postgresCommitsInFlight,
+      outbox: new PostgresOutbox(db, instanceId()),
+    });
   }
   const db = await openSqliteDatabase(userDataDir);
-  return createStore(db, build, { thread: new WriterThread(sqliteFile(userDataDir)) });
+  const thread = new WriterThread(sqliteFile(userDataDir));
+  return createStore(db, build, { thread, outbox: new SqliteOutbox(db, thread) });
 }

@@ -1,6 +1,9 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database, DeliveryTable, SubmissionTable } from './schema.js';
-import { eraseDeliveries } from './erase-deliveries.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, SubmissionTable } from './schema.js';
+import { eraseDeliveries } from './outbox/erase.js';
+import type { Outbox } from './outbox/outbox.js';
+import type { NewDelivery } from './outbox/tables.js';
+import type { WebhookSource } from './webhook-payload.js';
 
 export interface SubmissionSummary {
   id: string;
@@ -96,7 +99,11 @@ export function fileKeys(rows: readonly { files: string | null }[]): string[] {
 
 /** Reads of stored submissions; writes go through the GroupCommitWriter. */
 export class SubmissionStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Writes the outbox rows of a submission taken out of the spam. */
+    private readonly outbox: Outbox,
+  ) {}
 
   async feed(q: FeedQuery): Promise<SubmissionSummary[]> {
     let query = this.db
@@ -123,6 +130,19 @@ export class SubmissionStore {
     return row ? toRecord(row) : undefined;
   }
 
+  /** The form's latest submission that is not spam, as a webhook body is made from it. */
+  async latest(org: string, form: string): Promise<WebhookSource | undefined> {
+    return this.db
+      .selectFrom('submissions')
+      .select([...RECORD_COLUMNS])
+      .where('orgSlug', '=', org)
+      .where('formId', '=', form)
+      .where('spam', '=', 0)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
   /**
    * Takes a submission out of the spam and writes its outbox rows, in one transaction
    * (docs/forms.md#spam): the number of rows written, 0 when it was not spam (nothing changes,
@@ -132,7 +152,7 @@ export class SubmissionStore {
     org: string,
     form: string,
     id: string,
-    deliveries: readonly Insertable<DeliveryTable>[],
+    deliveries: readonly NewDelivery[],
   ): Promise<number | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const updated = await trx
@@ -153,11 +173,7 @@ export class SubmissionStore {
           .executeTakeFirst();
         return found ? 0 : undefined;
       }
-      if (deliveries.length > 0)
-        await trx
-          .insertInto('deliveries')
-          .values([...deliveries])
-          .execute();
+      await this.outbox.insert(trx, deliveries);
       return deliveries.length;
     });
   }

@@ -18,18 +18,32 @@ export interface Receiver {
   bodies: (string | Buffer)[];
   /** How long to hold each request before answering (a slow receiver). */
   delayMs: number;
+  /**
+   * Holds every request from now on without an answer until the returned function is called,
+   * which answers them all (an attempt kept in flight for as long as a test needs).
+   */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
 /** A webhook (or push service) receiver on loopback that records every request. */
 export async function startReceiver(port = 0, statuses: number[] = [200]): Promise<Receiver> {
   const received: Received[] = [];
+  let held: Promise<void> | undefined;
   const r: Omit<Receiver, 'url' | 'port' | 'close'> = {
     received,
     statuses,
     headers: {},
     bodies: [],
     delayMs: 0,
+    hold: () => {
+      let release = () => {};
+      held = new Promise((resolve) => (release = resolve));
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -40,7 +54,8 @@ export async function startReceiver(port = 0, statuses: number[] = [200]): Promi
       const body = r.bodies.length > 1 ? r.bodies.shift()! : r.bodies[0];
       const answer = () =>
         res.writeHead(status, r.headers).end(body ?? (status >= 400 ? 'receiver says no' : 'ok'));
-      if (r.delayMs > 0) setTimeout(answer, r.delayMs);
+      if (held) void held.then(answer);
+      else if (r.delayMs > 0) setTimeout(answer, r.delayMs);
       else answer();
     });
   });

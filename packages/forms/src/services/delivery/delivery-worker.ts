@@ -1,13 +1,15 @@
 import type { Logger } from '@havn/shared';
-import type { AttemptOutcome, DeliveryRow, DeliveryStore } from '../../store/deliveries.store.js';
+import type { AttemptOutcome, DeliveryRow, Outbox } from '../../store/outbox/outbox.js';
+import type { DeliveryKind } from '../../store/outbox/tables.js';
 import type { AttemptResult } from './outbound-http.js';
 import { nextDelay, pushRetrySteps } from './retry-schedule.js';
 
 export type Sender = (row: DeliveryRow) => Promise<AttemptResult>;
 
 export interface DeliveryWorkerDeps {
-  deliveries: DeliveryStore;
-  senders: { webhook: Sender; push: Sender; email: Sender };
+  deliveries: Outbox;
+  /** One sender for each kind of delivery (store/outbox/tables.ts). */
+  senders: Record<DeliveryKind, Sender>;
   log: Logger;
   schedule: readonly number[];
   now?: () => number;

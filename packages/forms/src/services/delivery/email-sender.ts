@@ -5,7 +5,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { SmtpConfig } from '../../smtp-config.js';
 import { isEmailAddress } from '../../smtp-config.js';
-import type { DeliveryRow } from '../../store/deliveries.store.js';
+import type { DeliveryRow } from '../../store/outbox/outbox.js';
 import type { FormStore } from '../../store/forms.store.js';
 import type { SubmissionStore } from '../../store/submissions.store.js';
 import { noticeMail } from './email-message.js';

@@ -1,5 +1,5 @@
 import webpush from 'web-push';
-import type { DeliveryRow } from '../../store/deliveries.store.js';
+import type { DeliveryRow } from '../../store/outbox/outbox.js';
 import type { PushStore } from '../../store/push.store.js';
 import type { VapidKeys } from '../vapid-keys.js';
 import type { AttemptResult, OutboundHttp } from './outbound-http.js';

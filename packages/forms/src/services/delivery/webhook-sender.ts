@@ -1,4 +1,4 @@
-import type { DeliveryRow } from '../../store/deliveries.store.js';
+import type { DeliveryRow } from '../../store/outbox/outbox.js';
 import type { AttemptResult, OutboundHttp } from './outbound-http.js';
 import { signWebhook } from './webhook-signature.js';
 

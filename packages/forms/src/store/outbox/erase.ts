@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database } from '../schema.js';
 
 /** Bound on the ids of one `in (…)` list, far below SQLite's and PostgreSQL's parameter limits. */
 const CHUNK = 500;
@@ -7,10 +7,10 @@ const CHUNK = 500;
 /**
  * Deletes the deliveries `where` picks and then their attempt log, in the caller's transaction,
  * in that order. Erasure and an attempt being recorded are ordered by the delivery's row
- * (docs/forms.md#submissions): deleting the deliveries first waits for an attempt that holds its
- * delivery's row, so that attempt's log row is committed and then erased here; an attempt
- * recorded after the erasure finds its delivery gone and removes its own row
- * (`DeliveryStore.record`).
+ * (docs/forms.md#submissions): deleting the deliveries first waits for an attempt record that
+ * holds its delivery's row, so that attempt's log row is committed and then erased here; an
+ * attempt recorded after the erasure finds its delivery gone and writes nothing (the attempt
+ * record's statements, outbox.ts).
  */
 export async function eraseDeliveries(
   trx: Transaction<Database>,
