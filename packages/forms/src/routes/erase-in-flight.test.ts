@@ -1,7 +1,20 @@
 import { expect, test } from 'vitest';
-import { client, seedForm, startForms } from '../test-support/forms-server.js';
+import { client, seedForm, startForms, type RunningForms } from '../test-support/forms-server.js';
 import { rowsMentioning } from '../test-support/database-rows.js';
-import { startReceiver, waitFor } from '../test-support/receivers.js';
+import { startReceiver, waitFor, type Receiver } from '../test-support/receivers.js';
+
+/** A form whose webhook is `receiver`, and one submission to it: its id. */
+async function submitWithHook(s: RunningForms, receiver: Receiver): Promise<string> {
+  await seedForm(s.url, { webhooks: [{ url: receiver.url, secret: 's' }] });
+  const posted = await client(s.url, null)<{ id: string }>(
+    'POST',
+    '/api/orgs/acme/forms/contact/submissions',
+    { name: 'Ada', email: 'ada@example.com' },
+    { origin: 'http://site.test' },
+  );
+  expect(posted.status).toBe(200);
+  return posted.body.id;
+}
 
 // docs/forms.md#submissions: erasure and a delivery attempt are ordered, so an attempt that was in
 // flight when its submission was erased leaves no log row behind once it ends.
@@ -10,15 +23,7 @@ test('an attempt in flight when its submission is erased leaves no row once it e
   receiver.delayMs = 1000;
   const s = await startForms({ config: { ingestRateLimitPerMinute: 0 } });
   try {
-    await seedForm(s.url, { webhooks: [{ url: receiver.url, secret: 's' }] });
-    const posted = await client(s.url, null)<{ id: string }>(
-      'POST',
-      '/api/orgs/acme/forms/contact/submissions',
-      { name: 'Ada', email: 'ada@example.com' },
-      { origin: 'http://site.test' },
-    );
-    expect(posted.status).toBe(200);
-    const id = posted.body.id;
+    const id = await submitWithHook(s, receiver);
     // The receiver has the request and holds its answer: the attempt is in flight.
     await waitFor(() => (receiver.received.length > 0 ? true : undefined));
     const [delivery] = await s.store.deliveries.ofSubmission(id);
@@ -45,15 +50,7 @@ test('an attempt held in flight across the erasure leaves no row of the submissi
   const release = receiver.hold();
   const s = await startForms({ config: { ingestRateLimitPerMinute: 0 } });
   try {
-    await seedForm(s.url, { webhooks: [{ url: receiver.url, secret: 's' }] });
-    const posted = await client(s.url, null)<{ id: string }>(
-      'POST',
-      '/api/orgs/acme/forms/contact/submissions',
-      { name: 'Ada', email: 'ada@example.com' },
-      { origin: 'http://site.test' },
-    );
-    expect(posted.status).toBe(200);
-    const id = posted.body.id;
+    const id = await submitWithHook(s, receiver);
     await waitFor(() => (receiver.received.length > 0 ? true : undefined), 15_000, 'the attempt');
     const deliveries = (await s.store.deliveries.ofSubmission(id)).map((d) => d.id);
     expect(deliveries).toHaveLength(1);

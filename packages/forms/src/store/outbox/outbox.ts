@@ -1,29 +1,12 @@
-import type { CompiledQuery, Kysely, Selectable, Transaction } from 'kysely';
+import type { CompiledQuery, Kysely, Transaction } from 'kysely';
 import type { Database } from '../schema.js';
 import { RECORD_COLUMNS } from '../submissions.store.js';
 import { compileTemplate, type StatementTemplate } from '../statement-template.js';
 import { WEBHOOK_PAYLOAD_FROM_SUBMISSION, webhookPayload } from '../webhook-payload.js';
-import {
-  NEW_DELIVERY_COLUMNS,
-  type DeliveryAttemptTable,
-  type DeliveryTable,
-  type NewDelivery,
-  type NewDeliveryColumn,
-} from './tables.js';
+import { attemptColumns, DeliveryLog, type DeliveryRow } from './delivery-log.js';
+import { newDeliveryColumns, type NewDelivery, type NewDeliveryColumn } from './tables.js';
 
-export type DeliveryRow = Selectable<DeliveryTable>;
-
-export interface DeliveryView {
-  id: string;
-  kind: DeliveryRow['kind'];
-  target: string;
-  status: DeliveryRow['status'];
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-  nextAttemptAt: string | null;
-}
+export type { AttemptRow, DeliveryRow, DeliveryView, LoggedDelivery } from './delivery-log.js';
 
 export interface AttemptOutcome {
   attemptedAt: string;
@@ -48,18 +31,6 @@ export function outcomeOf(next: DeliveryRow['status']): AttemptOutcomeName {
   return next === 'pending' ? 'retrying' : next;
 }
 
-/** One attempt of a delivery as the webhook log keeps it (docs/forms.md#webhooks). */
-export type AttemptRow = Pick<
-  Selectable<DeliveryAttemptTable>,
-  'deliveryId' | 'attemptedAt' | 'status' | 'durationMs' | 'error' | 'outcome' | 'response'
->;
-
-/** A delivery with its attempts, newest attempt first. */
-export interface LoggedDelivery {
-  delivery: Omit<DeliveryRow, 'payload' | 'webhookSecret'>;
-  attempts: AttemptRow[];
-}
-
 /** An attempt and the delivery it was made for, as `record` takes them. */
 export interface AttemptMade {
   delivery: Pick<DeliveryRow, 'id' | 'deliveredAt'>;
@@ -68,21 +39,6 @@ export interface AttemptMade {
 
 /** The deliveries a requeue starts again: a submission's (not its test sends), or one of a form's. */
 export type RequeueOf = { submissionId: string } | { orgSlug: string; formId: string; id: string };
-
-/** The most attempts of one delivery a log page shows: a day of retries is 11. */
-const attemptsShown = 25;
-
-const newDeliveryColumns = Object.keys(NEW_DELIVERY_COLUMNS) as NewDeliveryColumn[];
-
-/** What the delivery log reads of a delivery: all but its body and its secret. */
-const loggedColumns = [
-  ...newDeliveryColumns.filter(
-    (c): c is Exclude<NewDeliveryColumn, 'payload' | 'webhookSecret'> =>
-      c !== 'payload' && c !== 'webhookSecret',
-  ),
-  'leaseOwner',
-  'leaseUntil',
-] as const;
 
 type RecordKey =
   | 'deliveryId'
@@ -159,27 +115,11 @@ function outboxTemplates(db: Kysely<Database>) {
     ),
     // Cast, as PostgreSQL types a bare parameter in a select list as text.
     attempt: compileTemplate(
-      [
-        'deliveryId',
-        'attemptedAt',
-        'status',
-        'durationMs',
-        'error',
-        'outcome',
-        'response',
-      ] as const,
+      attemptColumns,
       (v) =>
         db
           .insertInto('deliveryAttempts')
-          .columns([
-            'deliveryId',
-            'attemptedAt',
-            'status',
-            'durationMs',
-            'error',
-            'outcome',
-            'response',
-          ])
+          .columns(attemptColumns)
           .expression(
             db
               .selectFrom('deliveries')
@@ -205,10 +145,8 @@ function outboxTemplates(db: Kysely<Database>) {
  * database is here, once; each database is a class beneath (SqliteOutbox, PostgresOutbox) with
  * what differs: how due rows are taken, and where a record commits.
  */
-export abstract class Outbox {
+export abstract class Outbox extends DeliveryLog {
   private compiled: ReturnType<typeof outboxTemplates> | undefined;
-
-  constructor(protected readonly db: Kysely<Database>) {}
 
   /**
    * Pending deliveries due at `now`, oldest due first, except those in `skip` (attempts in
@@ -334,94 +272,5 @@ export abstract class Outbox {
     const payloads = new Map(sources.map((s) => [s.id, webhookPayload(s)]));
     for (const r of fromSubmission) r.payload = payloads.get(r.submissionId) ?? r.payload;
     return rows;
-  }
-
-  /** A submission's deliveries as its record shows them (its test sends are the webhook's). */
-  async ofSubmission(submissionId: string): Promise<DeliveryView[]> {
-    const rows = await this.db
-      .selectFrom('deliveries')
-      .selectAll()
-      .where('submissionId', '=', submissionId)
-      .where('test', '=', 0)
-      .orderBy('id')
-      .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      target: r.target,
-      status: r.status,
-      attempts: r.attempts,
-      lastStatus: r.lastStatus,
-      lastError: r.lastError,
-      deliveredAt: r.deliveredAt,
-      nextAttemptAt:
-        r.status === 'pending' ? new Date(Number(r.nextAttemptAt)).toISOString() : null,
-    }));
-  }
-
-  async attempts(
-    deliveryId: string,
-  ): Promise<
-    { attemptedAt: string; status: number | null; durationMs: number; error: string | null }[]
-  > {
-    return this.db
-      .selectFrom('deliveryAttempts')
-      .select(['attemptedAt', 'status', 'durationMs', 'error'])
-      .where('deliveryId', '=', deliveryId)
-      .orderBy('id')
-      .execute();
-  }
-
-  /** A page of a form's webhook deliveries to `target`, newest first, older than `before`. */
-  async logPage(
-    org: string,
-    form: string,
-    target: string,
-    limit: number,
-    before?: string,
-  ): Promise<LoggedDelivery[]> {
-    let query = this.db
-      .selectFrom('deliveries')
-      .select(loggedColumns)
-      .where('orgSlug', '=', org)
-      .where('formId', '=', form)
-      .where('target', '=', target)
-      .where('kind', '=', 'webhook')
-      .orderBy('id', 'desc')
-      .limit(limit);
-    if (before !== undefined) query = query.where('id', '<', before);
-    return this.withAttempts(await query.execute());
-  }
-
-  /** One delivery of the form with its attempts; undefined when the form has no such delivery. */
-  async logged(org: string, form: string, id: string): Promise<LoggedDelivery | undefined> {
-    const rows = await this.db
-      .selectFrom('deliveries')
-      .select(loggedColumns)
-      .where('orgSlug', '=', org)
-      .where('formId', '=', form)
-      .where('id', '=', id)
-      .execute();
-    return (await this.withAttempts(rows))[0];
-  }
-
-  private async withAttempts(rows: LoggedDelivery['delivery'][]): Promise<LoggedDelivery[]> {
-    if (rows.length === 0) return [];
-    const attempts = await this.db
-      .selectFrom('deliveryAttempts')
-      .select(['deliveryId', 'attemptedAt', 'status', 'durationMs', 'error', 'outcome', 'response'])
-      .where(
-        'deliveryId',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .orderBy('id', 'desc')
-      .execute();
-    const byDelivery = new Map<string, AttemptRow[]>(rows.map((r) => [r.id, []]));
-    for (const a of attempts) {
-      const list = byDelivery.get(a.deliveryId);
-      if (list && list.length < attemptsShown) list.push(a);
-    }
-    return rows.map((delivery) => ({ delivery, attempts: byDelivery.get(delivery.id) ?? [] }));
   }
 }

@@ -90,6 +90,9 @@ export const NEW_DELIVERY_COLUMNS = {
 
 export type NewDeliveryColumn = keyof typeof NEW_DELIVERY_COLUMNS;
 
+/** The new row's columns in their statements' order. */
+export const newDeliveryColumns = Object.keys(NEW_DELIVERY_COLUMNS) as NewDeliveryColumn[];
+
 /**
  * A pending delivery of `submissionId`, due at `now`. Every delivery starts here: ingest's fan-out,
  * "not spam" and a webhook's test send. One object literal, no spread: this runs per delivery on
