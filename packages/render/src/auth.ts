@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { bearerToken, HttpError, queryToken, tokensEqual } from '@havn/shared';
+import { bearerToken, queryToken, tokensEqual } from '@havn/shared';
+import { renderErrors } from './errors.js';
 
 // docs/architecture.md#who-may-call-render: the one place render decides who may call. Every route
 // declares what it needs (`config: { access }`); one root hook reads the request's token, judges
@@ -79,19 +80,15 @@ export type SessionCaller<S extends TokenHolder = TokenHolder> = Exclude<
   { as: 'anyone' }
 >;
 
-/** A request that may not go on: its status and the `error` it answers with. */
+/** A request that may not go on: its status, and the error it answers with (docs/errors.md). */
 export interface Refusal {
   readonly refused: 400 | 401;
-  readonly error: string;
+  readonly error: 'TOKEN_INVALID' | 'DISCOVERY_NEEDS_SESSION_TOKEN';
 }
 
-const INVALID: Refusal = { refused: 401, error: 'missing or invalid token' };
+const INVALID: Refusal = { refused: 401, error: 'TOKEN_INVALID' };
 // The service token names no session, and discovery at the root needs one.
-const NAMES_NO_SESSION: Refusal = {
-  refused: 400,
-  error:
-    'discovery at the service root needs a session token; with the service token ask /v1/sessions/<id>/json/version',
-};
+const NAMES_NO_SESSION: Refusal = { refused: 400, error: 'DISCOVERY_NEEDS_SESSION_TOKEN' };
 const ANYONE: Caller = { as: 'anyone' };
 
 // What a request presents when its query names `token` twice or spelled otherwise (`%74oken`):
@@ -197,7 +194,7 @@ export function installAuthentication(app: FastifyInstance, authenticator: Authe
     if (request.is404 || access === undefined) return;
     const { id } = request.params as { id?: string };
     const caller = await authenticator.decide(request.raw, access, id);
-    if ('refused' in caller) throw new HttpError(caller.refused, caller.error);
+    if ('refused' in caller) throw renderErrors.error(caller.error);
     request.caller = caller;
   });
 }

@@ -1,4 +1,5 @@
-import { HttpError, isRecord } from '@havn/shared';
+import { isRecord } from '@havn/shared';
+import { renderErrors } from './errors.js';
 import {
   capturePixelsProblem,
   DEFAULT_CAPTURE_LIMITS,
@@ -130,7 +131,7 @@ export const BUILT_IN_PROFILES: readonly Profile[] = Object.freeze([
 const byName = new Map(BUILT_IN_PROFILES.map((p) => [p.name, p]));
 
 function bad(field: string, rule: string): never {
-  throw new HttpError(400, `${field} ${rule}`);
+  throw renderErrors.error('PROFILE_INVALID', { field, rule });
 }
 
 function int(v: unknown, field: string, min: number, max: number, limit: string): number {

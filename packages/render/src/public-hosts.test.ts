@@ -118,12 +118,12 @@ describe('anonymous mode', () => {
 
   /** GET `path` with a Host header of the caller's choosing, as a rebound page would send it. */
   const get = (path: string, host: string) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
+    new Promise<{ status: number; code: unknown; body: string }>((resolve, reject) => {
       const req = request(`${svc.base}${path}`, { headers: { host } }, (res) => {
         let body = '';
         res.on('data', (chunk: Buffer) => (body += chunk.toString()));
         res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, body });
+          resolve({ status: res.statusCode ?? 0, code: res.headers['havn-error-code'], body });
         });
       });
       req.on('error', reject);
@@ -133,6 +133,7 @@ describe('anonymous mode', () => {
   it('refuses a Host that is neither loopback nor configured (DNS rebinding)', async () => {
     const refused = await get('/v1/profiles', 'rebind.test:80');
     expect(refused.status).toBe(403);
+    expect(refused.code).toBe('RENDER_HOST_REFUSED');
     expect(JSON.parse(refused.body)).toEqual({
       error:
         'host "rebind.test:80" is not allowed: use a loopback address or add the name to ALLOWED_PUBLIC_HOSTS',

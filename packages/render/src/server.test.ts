@@ -244,8 +244,14 @@ describe('routes', () => {
     ]) {
       const res = await svc.call(`/v1/profiles?${query}`, { auth: false });
       expect(res.status, query).toBe(401);
+      expect(res.headers.get('havn-error-code'), query).toBe('RENDER_TOKEN_INVALID');
       await res.arrayBuffer();
     }
     expect(svc.logs.join('\n')).not.toContain(TEST_TOKEN);
+    // The request line names the failure by its code.
+    const refused = svc.logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .findLast((l) => l.msg === 'request' && String(l.url).startsWith('/v1/profiles?'));
+    expect(refused).toMatchObject({ status: 401, code: 'RENDER_TOKEN_INVALID' });
   });
 });

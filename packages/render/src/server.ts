@@ -2,6 +2,7 @@ import Fastify, { LogController } from 'fastify';
 import swagger from '@fastify/swagger';
 import {
   closeKeepAliveOnClose,
+  ERROR_CODE_HEADER,
   installErrorHandler,
   redactUrl,
   type HostPolicy,
@@ -11,6 +12,7 @@ import type { ArtifactStore } from './artifacts/artifact-store.js';
 import type { ArtifactStoreState } from './artifacts/monitored-artifact-store.js';
 import type { Sweeper } from './artifacts/artifact-sweeper.js';
 import { Authenticator, installAuthentication } from './auth.js';
+import { renderErrors } from './errors.js';
 import { hostRefusal, type PublicHosts } from './public-hosts.js';
 import type { BrowserRuntime } from './browser/browser-runtime.js';
 import type { Cluster } from './cluster/cluster.js';
@@ -91,20 +93,26 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     refuseUntrusted: config.allowAnonymous,
   });
   // docs/render.md#hosts-and-origins: with no token to check, a rebound name is refused first.
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const refusal = hostRefusal(request.raw, publicHosts);
-    if (refusal !== undefined) await reply.code(403).send({ error: refusal });
+    done(
+      refusal === undefined ? undefined : renderErrors.error('HOST_REFUSED', { reason: refusal }),
+    );
   });
   // Before any route registers: each declares who may call it, and is refused otherwise.
   installAuthentication(app, auth);
-  // One line per request with status and ms; the URL's token is redacted, headers never logged.
+  // One line per request with status and ms, and the error's code (docs/errors.md) when it failed
+  // on purpose, so log queries count failures by what went wrong; the URL's token is redacted,
+  // headers never logged.
   app.addHook('onResponse', async (request, reply) => {
+    const code = reply.getHeader(ERROR_CODE_HEADER);
     request.log.info(
       {
         method: request.method,
         url: redactUrl(request.url),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
+        ...(code === undefined ? {} : { code }),
       },
       'request',
     );

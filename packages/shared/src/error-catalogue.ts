@@ -31,6 +31,8 @@ export interface Catalogue<C extends Record<string, ErrorEntry>> {
   error<K extends keyof C & string>(code: K, ...values: SlotValues<C[K]['message']>): CodedError;
   /** Whether `err` is the catalogue's error `code`. */
   is(err: unknown, code: keyof C & string): boolean;
+  /** The entry name of `err` (`FORM_NOT_FOUND`) when it is one of the catalogue's errors. */
+  nameOf(err: unknown): (keyof C & string) | undefined;
   /** Every entry with its full code (`<PREFIX>_<NAME>`), for the generated docs. */
   readonly entries: readonly (ErrorEntry & { code: string })[];
 }
@@ -52,6 +54,11 @@ export function errorCatalogue<const C extends Record<string, ErrorEntry>>(
       return new HttpError(entry.status, message, full(code)) as CodedError;
     },
     is: (err, code) => err instanceof HttpError && err.code === full(code),
+    nameOf(err) {
+      if (!(err instanceof HttpError) || err.code === undefined) return undefined;
+      const name = err.code.slice(prefix.length + 1);
+      return full(name) === err.code && Object.hasOwn(catalogue, name) ? name : undefined;
+    },
     entries: Object.entries(catalogue).map(([name, entry]) => ({ ...entry, code: full(name) })),
   };
 }

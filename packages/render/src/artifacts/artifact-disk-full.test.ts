@@ -62,6 +62,7 @@ test('a full artifact disk: 507 naming the store, nothing partial kept, /healthz
   const refused = await svc.post('/v1/render', page);
   expect(refused).toEqual({
     status: 507,
+    code: 'RENDER_STORE_FULL',
     body: {
       error:
         'the artifact store is full, so the output was not stored; retry later, or use return base64',

@@ -1,4 +1,4 @@
-import { HttpError } from '@havn/shared';
+import { renderErrors } from '../errors.js';
 import {
   type ArtifactDescriptor,
   type ArtifactInput,
@@ -26,25 +26,6 @@ export type StoreRefusal = 'full' | 'failing';
 const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', '53100']);
 /** Filesystem and database codes of a store that cannot be written for another reason. */
 const FAILING_CODES = new Set(['EIO', 'EROFS', 'EACCES', 'EPERM', '53000', '58030']);
-
-/** The store is full: 507 naming it. */
-export class ArtifactStoreFullError extends HttpError {
-  constructor() {
-    super(
-      507,
-      'the artifact store is full, so the output was not stored; retry later, or use return base64',
-    );
-    this.name = 'ArtifactStoreFullError';
-  }
-}
-
-/** The store cannot be written for another reason: 503 naming it and the reason. */
-export class ArtifactStoreFailingError extends HttpError {
-  constructor(code: string) {
-    super(503, `the artifact store cannot be written (${code}), so the output was not stored`);
-    this.name = 'ArtifactStoreFailingError';
-  }
-}
 
 function codeOf(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -77,7 +58,10 @@ export class MonitoredArtifactStore extends ArtifactStoreOver {
       if (this.#state.state !== why) this.#state = { state: why, since: new Date().toISOString() };
       this.#state = { ...this.#state, error };
       this.onRefusal(why);
-      throw why === 'full' ? new ArtifactStoreFullError() : new ArtifactStoreFailingError(code);
+      // Full answers 507 naming it; another failure 503 naming it and the reason.
+      throw why === 'full'
+        ? renderErrors.error('STORE_FULL')
+        : renderErrors.error('STORE_FAILING', { reason: code });
     }
     if (this.#state.state !== 'ok') this.#state = { state: 'ok', since: new Date().toISOString() };
     return descriptor;

@@ -13,9 +13,9 @@ export class NavigationError extends Error {
 export class CaptureInputError extends Error {
   constructor(
     readonly field: string,
-    message: string,
+    readonly problem: string,
   ) {
-    super(`${field} ${message}`);
+    super(`${field} ${problem}`);
     this.name = 'CaptureInputError';
   }
 }

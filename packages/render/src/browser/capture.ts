@@ -9,6 +9,7 @@ import {
   NavigationError,
   PageCrashedError,
 } from './capture-errors.js';
+import { navigationReason } from './playwright-text.js';
 import { screenshotOnPaintedFrame } from './screenshot-retry.js';
 import type { WarmBrowser } from './warm-browser.js';
 
@@ -19,16 +20,20 @@ import type { WarmBrowser } from './warm-browser.js';
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
 export type Format = 'png' | 'jpeg' | 'pdf';
 
-export interface CaptureCookie {
+/**
+ * A browser-automation cookie object (`cookies` in docs/render.md#post-v1render), as a render and
+ * a session both set it before the first navigation.
+ */
+export interface Cookie {
   name: string;
   value: string;
-  url?: string;
-  domain?: string;
-  path?: string;
-  expires?: number;
-  httpOnly?: boolean;
-  secure?: boolean;
-  sameSite?: 'Strict' | 'Lax' | 'None';
+  url?: string | undefined;
+  domain?: string | undefined;
+  path?: string | undefined;
+  expires?: number | undefined;
+  httpOnly?: boolean | undefined;
+  secure?: boolean | undefined;
+  sameSite?: 'Strict' | 'Lax' | 'None' | undefined;
 }
 
 /** What Chromium is told when it prints (docs/render.md#pdf-options); paper comes from the profile. */
@@ -59,7 +64,7 @@ export interface CaptureJob {
   waitForFonts: boolean;
   styles?: string | undefined;
   headers?: Record<string, string> | undefined;
-  cookies?: CaptureCookie[] | undefined;
+  cookies?: Cookie[] | undefined;
   userAgent?: string | undefined;
   ignoreHttpsErrors: boolean;
   /** Print options when format is pdf; absent means the defaults (backgrounds printed). */
@@ -100,13 +105,6 @@ export function withBase(html: string, baseUrl: string | undefined): string {
       html.slice(0, head.index + head[0].length) + tag + html.slice(head.index + head[0].length)
     );
   return tag + html;
-}
-
-function navigationReason(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  const net = /net::ERR_[A-Z_0-9]+/.exec(text);
-  if (net) return net[0];
-  return (text.split('\n')[0] ?? text).replace(/^[\w.]+: /, '');
 }
 
 /** A page that has navigated and settled, handed to the work a render does with it. */

@@ -2,6 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, errors, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { profileContextOptions, type ContextProfile } from './profile-context.js';
+import { renderErrors } from '../errors.js';
+import type { Cookie } from './capture.js';
+import { navigationReason, playwrightReason } from './playwright-text.js';
 import { screenshotOnPaintedFrame } from './screenshot-retry.js';
 import {
   startPageScreencast,
@@ -27,21 +30,8 @@ export interface SessionBrowserOptions extends ContextProfile {
   userDataDir: string;
   userAgent?: string | undefined;
   headers: Readonly<Record<string, string>>;
-  cookies: readonly SessionCookie[];
+  cookies: readonly Cookie[];
   ignoreHTTPSErrors: boolean;
-}
-
-/** A browser-automation cookie object (`cookies` in docs/render.md#post-v1render). */
-export interface SessionCookie {
-  name: string;
-  value: string;
-  url?: string | undefined;
-  domain?: string | undefined;
-  path?: string | undefined;
-  expires?: number | undefined;
-  httpOnly?: boolean | undefined;
-  secure?: boolean | undefined;
-  sameSite?: 'Strict' | 'Lax' | 'None' | undefined;
 }
 
 export interface SessionScreenshotOptions {
@@ -56,17 +46,6 @@ export class NoOpenPageError extends Error {
   constructor() {
     super('the session has no open page');
     this.name = 'NoOpenPageError';
-  }
-}
-
-/** A request field the browser refused (an invalid cookie): the service answers 400 naming it. */
-export class SessionInputError extends Error {
-  constructor(
-    readonly field: string,
-    reason: string,
-  ) {
-    super(`${field}: ${reason}`);
-    this.name = 'SessionInputError';
   }
 }
 
@@ -148,8 +127,10 @@ export class SessionBrowser {
     try {
       if (options.cookies.length > 0) {
         await context.addCookies([...options.cookies]).catch((err: unknown) => {
-          const reason = err instanceof Error ? err.message.split('\n', 1)[0] : String(err);
-          throw new SessionInputError('cookies', (reason ?? '').replace(/^[\w.]+: /, ''));
+          throw renderErrors.error('SESSION_INPUT_INVALID', {
+            field: 'cookies',
+            reason: playwrightReason(err),
+          });
         });
       }
       const browser = new SessionBrowser(context, await devToolsEndpoint(options.userDataDir));
@@ -280,36 +261,42 @@ export class SessionBrowser {
     } catch (err) {
       if (err instanceof errors.TimeoutError)
         return { hops, failure: `timed out after ${timeoutMs} ms` };
-      // The reason a person can act on: Chromium's net:: code, without Playwright's call log.
-      const text = err instanceof Error ? err.message : String(err);
-      const net = /net::ERR_[A-Z_0-9]+/.exec(text);
-      return {
-        hops,
-        failure: net ? net[0] : (text.split('\n')[0] ?? text).replace(/^[\w.]+: /, ''),
-      };
+      return { hops, failure: navigationReason(err) };
     } finally {
       page.off('request', onRequest);
     }
   }
 
+  /**
+   * The current page, or the element `selector` finds: 400 RENDER_SESSION_NO_PAGE without a page,
+   * 400 RENDER_SESSION_SELECTOR_NOT_VISIBLE when no element matching it is visible in time.
+   */
   async screenshot(options: SessionScreenshotOptions): Promise<Buffer> {
     const page = this.currentPage();
-    if (!page) throw new NoOpenPageError();
+    if (!page) throw renderErrors.error('SESSION_NO_PAGE');
     const shot = { type: options.format, timeout: options.timeoutMs } as const;
-    if (options.selector !== undefined) {
-      // The element's box at this instant: a page the client keeps animating is never "stable",
-      // so Playwright's element screenshot would wait for ever.
-      const element = page.locator(options.selector).first();
-      await element.waitFor({ state: 'visible', timeout: options.timeoutMs });
-      const box = await element.boundingBox({ timeout: options.timeoutMs });
-      if (!box) throw Object.assign(new Error('element is not visible'), { name: 'TimeoutError' });
+    const { selector } = options;
+    if (selector === undefined) {
       return screenshotOnPaintedFrame(page, () =>
-        page.screenshot({ ...shot, clip: box, fullPage: true }),
+        page.screenshot({ ...shot, fullPage: options.fullPage ?? false }),
       );
     }
-    return screenshotOnPaintedFrame(page, () =>
-      page.screenshot({ ...shot, fullPage: options.fullPage ?? false }),
-    );
+    const notVisible = () =>
+      renderErrors.error('SESSION_SELECTOR_NOT_VISIBLE', { selector: JSON.stringify(selector) });
+    try {
+      // The element's box at this instant: a page the client keeps animating is never "stable",
+      // so Playwright's element screenshot would wait for ever.
+      const element = page.locator(selector).first();
+      await element.waitFor({ state: 'visible', timeout: options.timeoutMs });
+      const box = await element.boundingBox({ timeout: options.timeoutMs });
+      if (!box) throw notVisible();
+      return await screenshotOnPaintedFrame(page, () =>
+        page.screenshot({ ...shot, clip: box, fullPage: true }),
+      );
+    } catch (err) {
+      if (err instanceof errors.TimeoutError) throw notVisible();
+      throw err;
+    }
   }
 
   /** A JPEG of the current page as it is now. */

@@ -38,7 +38,7 @@ export class BrowserHungError extends Error {
 
 /** The browser could not be started (a missing or broken binary). */
 export class BrowserLaunchError extends Error {
-  constructor(reason: string) {
+  constructor(readonly reason: string) {
     super(`the browser could not be started: ${reason}`);
     this.name = 'BrowserLaunchError';
   }

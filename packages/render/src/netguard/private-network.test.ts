@@ -72,6 +72,7 @@ describe('the early check of url', () => {
     expect(ok.status).toBe(200);
     const refused = await svc.post('/v1/render', { url: `http://127.0.0.1:${site.port}/ok` });
     expect(refused.status).toBe(400);
+    expect(refused.code).toBe('RENDER_URL_PRIVATE');
     expect(refused.body.error).toBe(
       'url: host 127.0.0.1 resolves to 127.0.0.1, which is in the refused range loopback 127.0.0.0/8; ' +
         'to allow it, set ALLOWED_HOSTS=127.0.0.1 (this host only) or ALLOW_PRIVATE_NETWORK=1 ' +
@@ -113,19 +114,21 @@ describe('the early check of url', () => {
     'ftp://localhost/',
     'about:blank',
   ])('refuses the scheme of %s', async (url) => {
-    const { status, body } = await svc.post('/v1/render', { url });
+    const { status, code, body } = await svc.post('/v1/render', { url });
     expect(status).toBe(400);
+    expect(code).toBe('RENDER_URL_SCHEME');
     expect(body.error).toMatch(/^url must use http or https/);
   });
 });
 
 describe('enforcement in the proxy', () => {
   it('tunnels HTTPS to an allowed host, and ignores insecureTls without ALLOW_INSECURE_TLS', async () => {
-    const { status, body } = await svc.post('/v1/render', {
+    const { status, code, body } = await svc.post('/v1/render', {
       url: `${tls.origin}/`,
       insecureTls: true,
     });
     expect(status).toBe(502);
+    expect(code).toBe('RENDER_NAVIGATION_FAILED');
     expect(body.error).toMatch(/^navigation failed: net::ERR_CERT_/);
   });
 

@@ -1,4 +1,5 @@
-import { checkHost, HttpError, type HostPolicy, type Resolver } from '@havn/shared';
+import { checkHost, type HostPolicy, type Resolver } from '@havn/shared';
+import { renderErrors } from '../errors.js';
 
 // The early check of a render's `url` (docs/render.md#private-network-policy):
 // WHATWG parsing canonicalises numeric host forms (2130706433, 0x7f000001, 0177.0.0.1 all become
@@ -7,37 +8,34 @@ import { checkHost, HttpError, type HostPolicy, type Resolver } from '@havn/shar
 // before any work is queued.
 
 /**
- * What a private-address 400 adds (docs/render.md#private-network-policy): the two settings that
- * relax the policy, so whoever meets the refusal knows the way out without the docs.
+ * The parsed URL when it may be rendered; otherwise a render error: 400, or 502 unresolvable. A
+ * private-address 400 names the two settings that relax the policy
+ * (docs/render.md#private-network-policy), so whoever meets it knows the way out without the docs.
  */
-export function relaxHint(host: string): string {
-  return `; to allow it, set ALLOWED_HOSTS=${host} (this host only) or ALLOW_PRIVATE_NETWORK=1 (no private-network policy) on the render service`;
-}
-
-/** The parsed URL when it may be rendered; otherwise an HttpError (400, or 502 unresolvable). */
 export async function checkRenderUrl(raw: string, policy: HostPolicy, field = 'url'): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new HttpError(400, `${field} must be an absolute http or https URL`);
+    throw renderErrors.error('URL_INVALID', { field });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new HttpError(
-      400,
-      `${field} must use http or https; the scheme ${url.protocol} is not allowed`,
-    );
+    throw renderErrors.error('URL_SCHEME', { field, scheme: url.protocol });
   }
   if (url.username || url.password) {
     // Credentials in the URL would travel to the proxy in clear and land in logs.
-    throw new HttpError(400, `${field} must not carry user:password credentials`);
+    throw renderErrors.error('URL_CREDENTIALS', { field });
   }
   const verdict = await checkHost(url.hostname, policy);
   if (!verdict.ok) {
     if (verdict.reason === 'refused') {
-      throw new HttpError(400, `${field}: ${verdict.message}${relaxHint(verdict.host)}`);
+      throw renderErrors.error('URL_PRIVATE', {
+        field,
+        reason: verdict.message,
+        host: verdict.host,
+      });
     }
-    throw new HttpError(502, `navigation failed: ${verdict.message}`);
+    throw renderErrors.error('NAVIGATION_FAILED', { reason: verdict.message });
   }
   return url;
 }

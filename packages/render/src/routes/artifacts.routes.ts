@@ -1,4 +1,4 @@
-import { HttpError } from '@havn/shared';
+import { renderErrors } from '../errors.js';
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import {
@@ -15,8 +15,7 @@ function labelFilter(label: string | string[] | undefined): Record<string, strin
   const filter: Record<string, string> = {};
   for (const pair of Array.isArray(label) ? label : [label]) {
     const colon = pair.indexOf(':');
-    if (colon <= 0)
-      throw new HttpError(400, `label must be key:value, got ${JSON.stringify(pair)}`);
+    if (colon <= 0) throw renderErrors.error('LABEL_INVALID', { pair: JSON.stringify(pair) });
     filter[pair.slice(0, colon)] = pair.slice(colon + 1);
   }
   return filter;
@@ -37,11 +36,13 @@ export function artifactsRoutes(app: App, store: ArtifactStore): void {
     async (request) => {
       const { session, label, cursor } = request.query;
       const limit = Number(request.query.limit ?? 50);
-      if (!(limit >= 1 && limit <= 500)) throw new HttpError(400, 'limit must be from 1 to 500');
+      if (!(limit >= 1 && limit <= 500)) throw renderErrors.error('LIMIT_INVALID');
       try {
         return await store.list({ session, labels: labelFilter(label), limit, cursor });
       } catch (err) {
-        if (err instanceof ArtifactQueryError) throw new HttpError(400, err.message);
+        if (err instanceof ArtifactQueryError) {
+          throw renderErrors.error('ARTIFACT_QUERY_INVALID', { problem: err.message });
+        }
         throw err;
       }
     },
@@ -64,7 +65,7 @@ export function artifactsRoutes(app: App, store: ArtifactStore): void {
     },
     async (request, reply) => {
       const found = await store.get(request.params.id);
-      if (!found) throw new HttpError(404, 'no such artifact (it may have expired)');
+      if (!found) throw renderErrors.error('ARTIFACT_NOT_FOUND');
       const { descriptor } = found;
       return (
         reply

@@ -1,4 +1,4 @@
-import { HttpError } from '@havn/shared';
+import { renderErrors } from '../errors.js';
 import {
   ContentBody,
   ContentResult,
@@ -63,7 +63,7 @@ export function contentRoutes(
    */
   function storeMode(body: { return?: 'url' | 'base64' | undefined }): boolean {
     if (body.return === 'base64') {
-      throw new HttpError(400, 'return base64 is only for images; leave it out or use url');
+      throw renderErrors.error('BASE64_NOT_FOR_TEXT');
     }
     return body.return === 'url';
   }

@@ -1,4 +1,5 @@
 import { HttpError } from '@havn/shared';
+import { ofInput, renderErrors } from '../errors.js';
 import { MergeBody, MergeResult, type MergeInput } from '../schemas/pdf.schema.js';
 import { PAGE_ERRORS } from '../schemas/render.schema.js';
 import type { App } from '../server-context.js';
@@ -15,8 +16,8 @@ import { clientSignal } from './client-signal.js';
 // POST /v1/pdf/merge (docs/render.md#post-v1pdfmerge). Every input is validated, and every url
 // checked against the private-network policy, before any is rendered; errors name the input.
 
-function bad(message: string): never {
-  throw new HttpError(400, message);
+function bad(problem: string): never {
+  throw renderErrors.error('OPTIONS_INVALID', { problem });
 }
 
 /** Runs `step`, naming input `index` in a 400 it throws. */
@@ -25,7 +26,7 @@ async function forInput<T>(index: number, step: () => T | Promise<T>): Promise<T
     return await step();
   } catch (err) {
     if (err instanceof HttpError && err.status === 400) {
-      throw new HttpError(400, `inputs[${index}]: ${err.message}`);
+      throw ofInput(index, err);
     }
     throw err;
   }

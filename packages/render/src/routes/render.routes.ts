@@ -1,4 +1,5 @@
 import { HttpError } from '@havn/shared';
+import { renderErrors } from '../errors.js';
 import {
   BatchBody,
   BatchResult,
@@ -51,7 +52,7 @@ export function renderRoutes(app: App, service: RenderService, limits: RenderLim
       const options = prepareOptions(rest, limits);
       // The batch slot shape is { profile, artifact, ms }: no base64 form.
       if (options.returnMode === 'base64') {
-        throw new HttpError(400, 'return base64 is not available in a batch; use url');
+        throw renderErrors.error('BASE64_NOT_IN_BATCH');
       }
       // Every profile is validated before any work starts (docs/render.md#post-v1renderbatch).
       const profiles = inputs.map((p, i) => renderProfile(p, `profiles[${i}]`, options, limits));

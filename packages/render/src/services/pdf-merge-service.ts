@@ -1,4 +1,5 @@
 import { HttpError } from '@havn/shared';
+import { ofInput, renderErrors } from '../errors.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import { finishDocument, type PdfFinish } from '../pdf/pdf-finish.js';
 import { MergeInputError, mergePdfs, type MergeOptions } from '../pdf/pdf-merge.js';
@@ -26,12 +27,15 @@ export interface Merged {
   ms: number;
 }
 
-/** An error of input `index`, with the status it answers: a render's failure is a 502. */
+/**
+ * An error of input `index`: a refusal (400) or a full service (503) keeps its status and code, a
+ * render's other failures answer 502 RENDER_MERGE_INPUT_FAILED, a client gone stays itself.
+ */
 function inputError(index: number, err: unknown): Error {
   if (!(err instanceof HttpError)) return err instanceof Error ? err : new Error(String(err));
-  const status = err.status === 400 || err.status === 503 || err.status === 499 ? err.status : 502;
-  if (status === 499) return err;
-  return new HttpError(status, `inputs[${index}]: ${err.message}`);
+  if (err.status === 499) return err;
+  if (err.status === 400 || err.status === 503) return ofInput(index, err);
+  return renderErrors.error('MERGE_INPUT_FAILED', { index, reason: err.message });
 }
 
 export class PdfMergeService {
@@ -82,7 +86,7 @@ export class PdfMergeService {
       doc = await mergePdfs(parts, options);
     } catch (err) {
       if (err instanceof MergeInputError) {
-        throw new HttpError(400, `inputs[${err.index}]: ${err.message}`);
+        throw renderErrors.error('MERGE_INPUT_INVALID', { index: err.index, problem: err.message });
       }
       throw err;
     }
@@ -94,22 +98,22 @@ export class PdfMergeService {
 
   async #readArtifact(id: string): Promise<Buffer> {
     const found = await this.#store.get(id);
-    if (!found)
-      throw new HttpError(400, `artifact ${JSON.stringify(id)} does not exist or has expired`);
+    if (!found) throw renderErrors.error('MERGE_ARTIFACT_NOT_FOUND', { id: JSON.stringify(id) });
     const { descriptor, stream } = found;
     if (descriptor.contentType !== 'application/pdf') {
       stream.destroy();
-      throw new HttpError(
-        400,
-        `artifact ${JSON.stringify(id)} is ${descriptor.contentType}, not a PDF`,
-      );
+      throw renderErrors.error('MERGE_ARTIFACT_NOT_PDF', {
+        id: JSON.stringify(id),
+        type: descriptor.contentType,
+      });
     }
     if (descriptor.bytes > MAX_MERGE_ARTIFACT_BYTES) {
       stream.destroy();
-      throw new HttpError(
-        400,
-        `artifact ${JSON.stringify(id)} is ${descriptor.bytes} bytes; a merge reads at most ${MAX_MERGE_ARTIFACT_BYTES}`,
-      );
+      throw renderErrors.error('MERGE_ARTIFACT_TOO_LARGE', {
+        id: JSON.stringify(id),
+        bytes: descriptor.bytes,
+        max: MAX_MERGE_ARTIFACT_BYTES,
+      });
     }
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);

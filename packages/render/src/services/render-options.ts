@@ -1,5 +1,5 @@
+import { renderErrors } from '../errors.js';
 import type { CaptureLimits } from '../capture-limits.js';
-import { HttpError } from '@havn/shared';
 import type { CaptureJob, PdfPrint } from '../browser/capture.js';
 import type { PdfFinish } from '../pdf/pdf-finish.js';
 import { paperWith, resolveProfile, type Profile } from '../profiles.js';
@@ -34,8 +34,8 @@ export const DEFAULT_FOOTER =
   '<div style="width:100%;font-size:9px;font-family:sans-serif;text-align:center;color:#444">' +
   'Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>';
 
-function bad(message: string): never {
-  throw new HttpError(400, message);
+function bad(problem: string): never {
+  throw renderErrors.error('OPTIONS_INVALID', { problem });
 }
 
 export function prepareOptions(o: RenderOptions, limits: RenderLimits): PreparedOptions {

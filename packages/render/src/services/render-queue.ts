@@ -1,4 +1,4 @@
-import { HttpError } from '@havn/shared';
+import { renderErrors } from '../errors.js';
 
 // The render queue (docs/render.md#behaviour-in-detail): MAX_CONCURRENCY slots, waiters served
 // first come first served, a waiter past QUEUE_TIMEOUT_MS rejected with 503, and a waiter whose
@@ -84,12 +84,7 @@ export class RenderQueue {
         waiter.fail(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       };
       const timer = setTimeout(() => {
-        waiter.fail(
-          new HttpError(
-            503,
-            `render queue full: no slot free within ${this.#timeoutMs} ms (MAX_CONCURRENCY ${this.#slots})`,
-          ),
-        );
+        waiter.fail(renderErrors.error('QUEUE_FULL', { ms: this.#timeoutMs, slots: this.#slots }));
       }, this.#timeoutMs);
       signal.addEventListener('abort', onAbort, { once: true });
       this.#waiting.push(waiter);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { html, startFixtureServer, type FixtureServer } from '../test-support/fixture-server.js';
 import { startService, type TestService } from '../test-support/service.js';
+import { jsonAnswer } from '../test-support/json-api.js';
 
 // The render queue and deadlines (docs/render.md#behaviour-in-detail) with real Chromium: one
 // slot and a page that never finishes loading. The browser's own faults (killed, hung, a page out
@@ -53,10 +54,7 @@ function start(body: unknown, signal?: AbortSignal) {
       body: JSON.stringify(body),
       ...(signal && { signal }),
     })
-    .then(async (res) => ({
-      status: res.status,
-      body: (await res.json()) as Record<string, unknown>,
-    }));
+    .then(jsonAnswer);
 }
 
 beforeAll(async () => {
@@ -87,8 +85,9 @@ describe('deadlines and the queue', () => {
   });
 
   it('answers 504 when navigation exceeds RENDER_TIMEOUT_MS', async () => {
-    const { status, body } = await start({ url: `${site.origin}/hang` });
+    const { status, code, body } = await start({ url: `${site.origin}/hang` });
     expect(status).toBe(504);
+    expect(code).toBe('RENDER_TIMEOUT');
     expect(body).toEqual({ error: `render timed out after ${RENDER_TIMEOUT_MS} ms` });
   });
 
@@ -100,6 +99,7 @@ describe('deadlines and the queue', () => {
     expect(waiting.renders).toEqual({ inFlight: 1, queued: 1 });
     const queued = await second;
     expect(queued.status).toBe(503);
+    expect(queued.code).toBe('RENDER_QUEUE_FULL');
     expect(queued.body.error).toMatch(/queue/);
     expect((await first).status).toBe(504);
     // The 504 goes out at the deadline; the slot follows once the browser has closed the page.
@@ -149,6 +149,7 @@ describe('limits', () => {
     expect(ok.status).toBe(200);
     const big = await start({ html: `<p>${'ø'.repeat(1000)}</p>` });
     expect(big.status).toBe(400);
+    expect(big.code).toBe('RENDER_OPTIONS_INVALID');
     expect(big.body).toEqual({ error: 'html is 2007 bytes; the limit (MAX_HTML_BYTES) is 2000' });
   });
 

@@ -20,9 +20,10 @@ import {
   BrowserLaunchError,
   type WarmBrowser,
 } from '../browser/warm-browser.js';
-import type { GuardProxy, ProxyChannel, Refusal } from '../netguard/guard-proxy.js';
+import type { GuardProxy, ProxyChannel } from '../netguard/guard-proxy.js';
 import { judgeHops } from '../netguard/navigation-hops.js';
-import { checkRenderUrl, relaxHint } from '../netguard/url-check.js';
+import { checkRenderUrl } from '../netguard/url-check.js';
+import { renderErrors, type RenderErrorName } from '../errors.js';
 import type { CaptureLimits } from '../capture-limits.js';
 import { finishPdf } from '../pdf/pdf-finish.js';
 import { PdfToolError, type QpdfTool } from '../pdf/pdf-protect.js';
@@ -55,23 +56,11 @@ export interface Rendered {
   ms: number;
 }
 
-/** A main-frame navigation the proxy refused (a redirect into private space): 400. */
-class NavigationRefusedError extends HttpError {
-  constructor(readonly refusal: Refusal) {
-    super(400, `navigation refused: ${refusal.message}${relaxHint(refusal.host)}`);
-  }
-}
-
 /**
  * The client went away; nobody will read the answer. 499 (nginx's "client closed request") keeps
  * it out of the error log and marks it in the request log.
  */
-export class ClientGoneError extends HttpError {
-  constructor() {
-    super(499, 'client disconnected');
-    this.name = 'ClientGoneError';
-  }
-}
+const clientGone = () => renderErrors.error('CLIENT_GONE');
 
 // How long after the deadline a capture that will not settle keeps its slot (a wedged browser is
 // replaced meanwhile); past it the slot is freed anyway so the queue keeps moving.
@@ -91,13 +80,13 @@ export class RenderService {
       await checkRenderUrl(options.target.url, this.#d.policy);
     } catch (err) {
       this.#d.metrics.failures.inc({
-        cause: err instanceof HttpError && err.status === 400 ? 'refused' : 'navigation',
+        cause: URL_REFUSALS.has(renderErrors.nameOf(err)) ? 'refused' : 'navigation',
       });
       throw err;
     }
   }
 
-  /** Renders one profile; rejects with an HttpError (or ClientGoneError). */
+  /** Renders one profile; rejects with a render error (RENDER_CLIENT_GONE when the client left). */
   async render(options: PreparedOptions, profile: Profile, signal: AbortSignal): Promise<Rendered> {
     const job = { ...options, profile };
     const { value: buffer, ms } = await this.onPage(
@@ -143,7 +132,7 @@ export class RenderService {
         else release();
       }
     } catch (err) {
-      const mapped = signal.aborted ? new ClientGoneError() : this.#map(err);
+      const mapped = signal.aborted ? clientGone() : this.#map(err);
       metrics.failures.inc({ cause: causeOf(mapped) });
       throw mapped;
     }
@@ -163,7 +152,7 @@ export class RenderService {
     const { renderTimeoutMs } = this.#d;
     const abort = new AbortController();
     const onClient = () => {
-      abort.abort(new ClientGoneError());
+      abort.abort(clientGone());
     };
     clientSignal.addEventListener('abort', onClient, { once: true });
     const channel = await this.#d.proxy.openChannel();
@@ -202,19 +191,29 @@ export class RenderService {
   #map(err: unknown): Error {
     if (err instanceof HttpError) return err;
     if (err instanceof CaptureTimeoutError) {
-      return new HttpError(504, `render timed out after ${this.#d.renderTimeoutMs} ms`);
+      return renderErrors.error('TIMEOUT', { ms: this.#d.renderTimeoutMs });
     }
-    if (err instanceof NavigationError) return new HttpError(502, err.message);
-    if (err instanceof CaptureInputError) return new HttpError(400, err.message);
-    if (err instanceof CaptureFailedError) return new HttpError(502, err.message);
-    if (err instanceof BrowserHungError) return new HttpError(504, err.message);
-    if (err instanceof BrowserCrashedError || err instanceof PageCrashedError) {
-      return new HttpError(502, err.message);
+    if (err instanceof NavigationError) {
+      return renderErrors.error('NAVIGATION_FAILED', { reason: err.reason });
     }
-    if (err instanceof BrowserLaunchError) return new HttpError(503, err.message);
+    if (err instanceof CaptureInputError) {
+      return renderErrors.error('CAPTURE_INPUT_INVALID', {
+        field: err.field,
+        problem: err.problem,
+      });
+    }
+    if (err instanceof CaptureFailedError) {
+      return renderErrors.error('CAPTURE_FAILED', { reason: err.reason });
+    }
+    if (err instanceof BrowserHungError) return renderErrors.error('BROWSER_HUNG');
+    if (err instanceof BrowserCrashedError) return renderErrors.error('BROWSER_CRASHED');
+    if (err instanceof PageCrashedError) return renderErrors.error('PAGE_CRASHED');
+    if (err instanceof BrowserLaunchError) {
+      return renderErrors.error('BROWSER_LAUNCH_FAILED', { reason: err.reason });
+    }
     if (err instanceof PdfToolError) {
       this.#d.log.error({ err: err.message }, 'pdf tool failed');
-      return new HttpError(500, err.message);
+      return renderErrors.error('PDF_TOOL_FAILED', { reason: err.message });
     }
     this.#d.log.error({ err }, 'render failed');
     return err instanceof Error ? err : new Error(String(err));
@@ -232,7 +231,10 @@ export class RenderService {
  */
 function judgeNavigation(urls: readonly string[], channel: ProxyChannel): void {
   const verdict = judgeHops(urls, channel);
-  if (verdict && 'refused' in verdict) throw new NavigationRefusedError(verdict.refused);
+  if (verdict && 'refused' in verdict) {
+    const { message: reason, host } = verdict.refused;
+    throw renderErrors.error('NAVIGATION_REFUSED', { reason, host });
+  }
   if (verdict) throw new NavigationError(verdict.unreachable.reason);
 }
 
@@ -240,22 +242,30 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
+/** The codes of the early URL check that count as refused (its 502 is a failed navigation). */
+const URL_REFUSALS = new Set<RenderErrorName | undefined>([
+  'URL_INVALID',
+  'URL_SCHEME',
+  'URL_CREDENTIALS',
+  'URL_PRIVATE',
+]);
+
+/** havn_render_failures_total's cause of each error a render ends with; any other 400 is invalid. */
+const CAUSES: Partial<Record<RenderErrorName, FailureCause>> = {
+  CLIENT_GONE: 'aborted',
+  NAVIGATION_REFUSED: 'refused',
+  TIMEOUT: 'render_timeout',
+  BROWSER_HUNG: 'browser_hung',
+  PAGE_CRASHED: 'page_crash',
+  BROWSER_CRASHED: 'browser_crash',
+  BROWSER_LAUNCH_FAILED: 'browser_crash',
+  CAPTURE_FAILED: 'capture',
+  NAVIGATION_FAILED: 'navigation',
+  QUEUE_FULL: 'queue_timeout',
+};
+
 function causeOf(err: Error): FailureCause {
-  if (err instanceof ClientGoneError) return 'aborted';
-  if (!(err instanceof HttpError)) return 'internal';
-  if (err instanceof NavigationRefusedError) return 'refused';
-  switch (err.status) {
-    case 400:
-      return 'invalid';
-    case 504:
-      return /browser/.test(err.message) ? 'browser_hung' : 'render_timeout';
-    case 502:
-      if (/page crashed/.test(err.message)) return 'page_crash';
-      if (/crashed/.test(err.message)) return 'browser_crash';
-      return /^capture failed/.test(err.message) ? 'capture' : 'navigation';
-    case 503:
-      return /browser/.test(err.message) ? 'browser_crash' : 'queue_timeout';
-    default:
-      return 'internal';
-  }
+  const name = renderErrors.nameOf(err);
+  if (name === undefined) return 'internal';
+  return CAUSES[name] ?? (err instanceof HttpError && err.status === 400 ? 'invalid' : 'internal');
 }

@@ -2,7 +2,8 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, sha256Hex, type Logger } from '@havn/shared';
+import { ERROR_CODE_HEADER, sha256Hex, type Logger } from '@havn/shared';
+import { renderErrors } from '../errors.js';
 import { presentedToken, type Authenticator } from '../auth.js';
 import type { Cluster } from '../cluster/cluster.js';
 import {
@@ -67,7 +68,7 @@ export class ClusterRouting {
   async route(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const peer = peerCredential(request.headers, this.cluster.credential);
     if (peer.present) {
-      if (!peer.valid) throw new HttpError(401, 'missing or invalid token');
+      if (!peer.valid) throw renderErrors.error('TOKEN_INVALID');
       this.#fromPeer.add(request.raw);
       return false;
     }
@@ -97,11 +98,15 @@ export class ClusterRouting {
     } catch (err) {
       if (!(err instanceof PeerUnreachable)) throw err;
       // An owner that refuses connections is gone, and its browsers with it.
-      const [status, error] = err.refused
-        ? [404, `no session ${remote.id}`]
-        : [502, `the instance ${remote.owner.name} that owns session ${remote.id} did not answer`];
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ error }));
+      // The reply is hijacked: written here as the error handler would.
+      const answer = err.refused
+        ? renderErrors.error('SESSION_NOT_FOUND', { id: remote.id })
+        : renderErrors.error('OWNER_UNREACHABLE', { id: remote.id, instance: remote.owner.name });
+      res.writeHead(answer.status, {
+        'content-type': 'application/json; charset=utf-8',
+        [ERROR_CODE_HEADER]: answer.code,
+      });
+      res.end(JSON.stringify({ error: answer.message }));
     }
   }
 
@@ -214,7 +219,7 @@ export class ClusterRouting {
         .send(answer.body);
     }
     const max = this.manager.config.maxSessions;
-    throw new HttpError(429, `MAX_SESSIONS (${String(max)}) reached on every instance`);
+    throw renderErrors.error('CLUSTER_SESSIONS_FULL', { max });
   }
 }
 

@@ -79,7 +79,11 @@ describe('leases', () => {
     const b = await api('POST', '/v1/sessions', {});
     expect([a.status, b.status]).toEqual([201, 201]);
     const c = await api('POST', '/v1/sessions', {});
-    expect(c).toEqual({ status: 429, body: { error: 'MAX_SESSIONS (2) reached' } });
+    expect(c).toEqual({
+      status: 429,
+      code: 'RENDER_SESSIONS_FULL',
+      body: { error: 'MAX_SESSIONS (2) reached' },
+    });
     expect((await api('GET', '/v1/sessions')).body['sessions']).toHaveLength(2);
     await api('DELETE', `/v1/sessions/${a.body['id'] as string}`);
     const d = await api('POST', '/v1/sessions', {});
@@ -115,6 +119,7 @@ describe('a session whose client closed every page', () => {
     const shot = await api('POST', `/v1/sessions/${id}/screenshot`, {});
     expect(shot).toEqual({
       status: 400,
+      code: 'RENDER_SESSION_NO_PAGE',
       body: { error: 'the session has no open page to capture' },
     });
     ws.close();
@@ -191,6 +196,7 @@ describe('request checks', () => {
       const response = await api(method, path, method === 'POST' ? {} : undefined);
       expect(response, `${method} ${path}`).toEqual({
         status: 404,
+        code: 'RENDER_SESSION_NOT_FOUND',
         body: { error: 'no session nope' },
       });
     }

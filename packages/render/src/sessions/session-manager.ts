@@ -1,8 +1,9 @@
 import { chmod, mkdir, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpError, randomToken, type HostPolicy, type Logger, type Resolver } from '@havn/shared';
-import { NoOpenPageError, SessionBrowser, SessionInputError } from '../browser/session-browser.js';
+import { randomToken, type HostPolicy, type Logger, type Resolver } from '@havn/shared';
+import { renderErrors } from '../errors.js';
+import { SessionBrowser } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, ArtifactStore } from '../artifacts/artifact-store.js';
 import type { BrowserRuntime } from '../browser/browser-runtime.js';
 import type { BrowserCgroup, MemoryWatch } from '../browser/memory-cgroup.js';
@@ -120,11 +121,11 @@ export class SessionManager {
 
   /** Everything is applied before the caller hears 201 (docs/sessions.md#open-a-session). */
   async create(input: CreateSessionInput): Promise<{ session: Session; token: string }> {
-    if (!this.accepting) throw new HttpError(503, 'the service is shutting down');
+    if (!this.accepting) throw renderErrors.error('SHUTTING_DOWN');
     const profile = this.deps.resolveProfile(input.profile);
     if (input.url !== undefined) await checkRenderUrl(input.url, this.deps.hostPolicy);
     if (!this.hasRoom()) {
-      throw new HttpError(429, `MAX_SESSIONS (${this.deps.config.maxSessions}) reached`);
+      throw renderErrors.error('SESSIONS_FULL', { max: this.deps.config.maxSessions });
     }
     this.starting++;
     const dir = await realpath(await mkdtemp(join(this.deps.tmpDir ?? tmpdir(), 'havn-session-')));
@@ -240,7 +241,6 @@ export class SessionManager {
       await browser?.close();
       await cleanup();
       await rm(dir, { recursive: true, force: true });
-      if (err instanceof SessionInputError) throw new HttpError(400, err.message);
       throw err;
     } finally {
       this.starting--;
@@ -256,24 +256,13 @@ export class SessionManager {
   async screenshot(session: Session, input: ScreenshotInput): Promise<ArtifactDescriptor> {
     session.touch();
     const format = input.format ?? 'png';
-    let bytes: Buffer;
-    try {
-      bytes = await session.browser.screenshot({
-        selector: input.selector,
-        fullPage: input.fullPage,
-        format,
-        timeoutMs: this.deps.screenshotTimeoutMs ?? 10_000,
-      });
-    } catch (err) {
-      if (err instanceof NoOpenPageError) throw new HttpError(400, `${err.message} to capture`);
-      if (input.selector !== undefined && (err as Error).name === 'TimeoutError') {
-        throw new HttpError(
-          400,
-          `selector: no visible element matches ${JSON.stringify(input.selector)}`,
-        );
-      }
-      throw err;
-    }
+    // 400 naming what is missing (no page, no visible element): the browser says so by code.
+    const bytes = await session.browser.screenshot({
+      selector: input.selector,
+      fullPage: input.fullPage,
+      format,
+      timeoutMs: this.deps.screenshotTimeoutMs ?? 10_000,
+    });
     const labels =
       input.label === undefined ? session.labels : { ...session.labels, label: input.label };
     const artifact = await this.deps.artifacts.put({
@@ -383,10 +372,10 @@ export class SessionManager {
     const { hops, failure } = await browser.navigate(url, this.deps.navigationTimeoutMs ?? 30_000);
     const verdict = judgeHops(hops, channel);
     if (verdict && 'refused' in verdict) {
-      throw new HttpError(400, `navigation refused: ${verdict.refused.message}`);
+      throw renderErrors.error('SESSION_NAVIGATION_REFUSED', { reason: verdict.refused.message });
     }
     const reason = verdict ? verdict.unreachable.reason : failure;
-    if (reason !== undefined) throw new HttpError(502, `navigation failed: ${reason}`);
+    if (reason !== undefined) throw renderErrors.error('NAVIGATION_FAILED', { reason });
   }
 
   private async startRecorder(

@@ -1,24 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { ArtifactDescriptor } from '../schemas/artifact.schema.js';
+import { Cookie } from '../schemas/render.schema.js';
 
 // Request and response schemas of docs/sessions.md#endpoints. Unknown body fields are ignored, as
 // in every body, but not unknown `record` options; a bad field answers 400 naming it.
 
 const Labels = Type.Record(Type.String(), Type.String());
 
-const Cookie = Type.Object({
-  name: Type.String({ minLength: 1 }),
-  value: Type.String(),
-  url: Type.Optional(Type.String()),
-  domain: Type.Optional(Type.String()),
-  path: Type.Optional(Type.String()),
-  expires: Type.Optional(Type.Number()),
-  httpOnly: Type.Optional(Type.Boolean()),
-  secure: Type.Optional(Type.Boolean()),
-  sameSite: Type.Optional(
-    Type.Union([Type.Literal('Strict'), Type.Literal('Lax'), Type.Literal('None')]),
-  ),
-});
+/** A render's cookie; a session refuses a nameless one up front, before its browser starts. */
+const SessionCookie = Type.Object({ ...Cookie.properties, name: Type.String({ minLength: 1 }) });
 
 /** fps 1..30, quality 1..100, maxFrames 1..100000 (docs/sessions.md#open-a-session). */
 const RecordObject = Type.Object(
@@ -40,7 +30,7 @@ export const CreateSessionBody = Type.Object({
   ttlMs: Type.Optional(TtlMs),
   record: Type.Optional(Type.Union([Type.Boolean(), RecordObject])),
   headers: Type.Optional(Type.Record(Type.String(), Type.String())),
-  cookies: Type.Optional(Type.Array(Cookie)),
+  cookies: Type.Optional(Type.Array(SessionCookie)),
   insecureTls: Type.Optional(Type.Boolean()),
   labels: Type.Optional(Labels),
 });

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '@havn/shared';
+import { renderErrors } from '../errors.js';
 import { publicOrigin, type PublicHosts } from '../public-hosts.js';
 import { Session } from './session.js';
 
@@ -15,7 +15,7 @@ export function calledSession(request: FastifyRequest): Session {
   const { caller } = request;
   if (caller.as !== 'anyone' && caller.session instanceof Session) return caller.session;
   const { id } = request.params as { id?: string };
-  throw new HttpError(404, `no session ${String(id)}`);
+  throw renderErrors.error('SESSION_NOT_FOUND', { id: String(id) });
 }
 
 function origin(request: FastifyRequest, hosts: PublicHosts): string {

@@ -1,29 +1,25 @@
 import { tokensEqual } from '@havn/shared';
+import type { Static } from 'typebox';
 import type { SessionBrowser } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, Labels } from '../artifacts/artifact-store.js';
 import type { DoorSession } from './door/cdp-door.js';
 import type { FramePolicy } from './door/cdp-frame-policy.js';
 import { isInternalUrl } from './door/cdp-targets.js';
 import type { Recorder } from './recording/recorder.js';
+import type { SessionDescriptorSchema } from './session-schemas.js';
 import type { SessionDownloads } from './downloads/session-downloads.js';
 
 // One live browser session (docs/sessions.md#leases): its lease, its own token, its browser, its
 // recorder and the clients attached through the door.
 
-/** docs/sessions.md#open-a-session, without `cdpUrl` and `liveUrl` (creation adds them). */
-export interface SessionDescriptor {
-  id: string;
-  profile: string;
-  createdAt: string;
-  expiresAt: string;
-  recording: boolean;
-  frames: number;
-  pages: number;
-  attached: number;
-  artifacts: ArtifactDescriptor[];
-  /** What the user should know that no status said, oldest first (a download cancelled). */
-  events: SessionEvent[];
-}
+/**
+ * docs/sessions.md#open-a-session, as its schema says, without the URLs only creation adds. Its
+ * `events`: what the user should know that no status said, oldest first (a download cancelled).
+ */
+export type SessionDescriptor = Omit<
+  Static<typeof SessionDescriptorSchema>,
+  'cdpUrl' | 'liveUrl' | 'watchUrl'
+>;
 
 export interface SessionEvent {
   at: string;

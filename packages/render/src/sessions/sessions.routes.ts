@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyPluginCallback } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { HttpError } from '@havn/shared';
+import { renderErrors } from '../errors.js';
 import type { Authenticator } from '../auth.js';
 import { LOOPBACK_ONLY, type PublicHosts } from '../public-hosts.js';
 import { ArtifactDescriptor } from '../schemas/artifact.schema.js';
@@ -102,12 +102,9 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     if (session) return session;
     // Still 404 (docs/sessions.md#after-a-session-closes), but saying where the reason is.
     const closed = manager.closedRecord(id);
-    throw new HttpError(
-      404,
-      closed
-        ? `session ${id} is closed (${closed.closedBecause}); GET /v1/sessions/${id}/events says why`
-        : `no session ${id}`,
-    );
+    throw closed
+      ? renderErrors.error('SESSION_CLOSED', { id, reason: closed.closedBecause })
+      : renderErrors.error('SESSION_NOT_FOUND', { id });
   };
 
   api.post(
@@ -126,7 +123,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
         opened = await manager.create(request.body);
       } catch (err) {
         // Full by a create that ran alongside: a peer may still have room.
-        const full = err instanceof HttpError && err.status === 429;
+        const full = renderErrors.is(err, 'SESSIONS_FULL');
         if (routing && full && !routing.fromPeer(request)) return routing.place(request, reply);
         throw err;
       }
@@ -175,7 +172,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
       const session = manager.get(id);
       if (session) return Promise.resolve({ id, state: 'live' as const, events: session.events });
       const closed = manager.closedRecord(id);
-      if (!closed) return Promise.reject(new HttpError(404, `no session ${id}`));
+      if (!closed) return Promise.reject(renderErrors.error('SESSION_NOT_FOUND', { id }));
       return Promise.resolve({ ...closed, state: 'closed' as const, events: [...closed.events] });
     },
   );

@@ -1,7 +1,22 @@
-/** A JSON API answer: the status and the parsed body (`{}` when the body is empty). */
+/**
+ * A JSON API answer: the status, the parsed body (`{}` when the body is empty) and, for an error
+ * from the catalogue, its code (the Havn-Error-Code header, docs/errors.md).
+ */
 export interface JsonAnswer {
   status: number;
+  code?: string;
   body: Record<string, unknown>;
+}
+
+/** The answer `response` read whole as a JsonAnswer. */
+export async function jsonAnswer(response: Response): Promise<JsonAnswer> {
+  const text = await response.text();
+  const code = response.headers.get('havn-error-code');
+  return {
+    status: response.status,
+    ...(code === null ? {} : { code }),
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  };
 }
 
 /** Calls `path` with `method`, an optional JSON body, and `headers` unless others are given. */
@@ -23,10 +38,6 @@ export function jsonApi(baseUrl: string, defaultHeaders: Record<string, string>)
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-    };
+    return jsonAnswer(response);
   };
 }

@@ -6,6 +6,7 @@ import { createLogger } from '@havn/shared';
 import { composeServer } from '../compose.js';
 import { loadConfig } from '../config.js';
 import type { App, ServerExtension } from '../server-context.js';
+import { jsonAnswer, type JsonAnswer } from './json-api.js';
 
 // Starts the real render service (real proxy, real Chromium, real filesystem store) on loopback
 // port 0 with a test token, and speaks HTTP to it.
@@ -21,7 +22,7 @@ export interface TestService {
   /** fetch with the bearer token (unless `auth: false`). */
   call(path: string, init?: RequestInit & { auth?: boolean }): Promise<Response>;
   /** POST JSON with the token; returns status and parsed body. */
-  post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  post(path: string, body: unknown): Promise<JsonAnswer>;
   close(): Promise<void>;
 }
 
@@ -68,7 +69,7 @@ export async function startService(
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      return jsonAnswer(res);
     },
     close: async () => {
       await app.close();

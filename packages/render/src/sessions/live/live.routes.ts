@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '@havn/shared';
+import { renderErrors } from '../../errors.js';
 import { Type } from 'typebox';
 import { ErrorBody } from '../../schemas/render.schema.js';
 import { originRefusal, type PublicHosts } from '../../public-hosts.js';
@@ -46,7 +46,7 @@ export function liveRoutes(app: FastifyInstance, hosts: PublicHosts): void {
     (request, reply) => {
       // Another site's page fetching the view (docs/render.md#hosts-and-origins).
       const foreign = originRefusal(request.raw, hosts);
-      if (foreign !== undefined) throw new HttpError(403, foreign);
+      if (foreign !== undefined) throw renderErrors.error('HOST_REFUSED', { reason: foreign });
       const session = calledSession(request);
       const query = request.query as { interactive?: unknown };
       const interactive = drives(request.caller) && query.interactive !== '0';

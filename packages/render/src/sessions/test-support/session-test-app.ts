@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createLogger, HttpError, installErrorHandler, type Resolver } from '@havn/shared';
+import { createLogger, installErrorHandler, type Resolver } from '@havn/shared';
 import { SessionManager, type SessionProfile } from '../session-manager.js';
 import { sessionRoutes } from '../sessions.routes.js';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,6 +16,7 @@ import { GuardProxy } from '../../netguard/guard-proxy.js';
 import type { PublicHosts } from '../../public-hosts.js';
 import { jsonApi, type JsonApi } from '../../test-support/json-api.js';
 import { startFixtureServer, type TestServer } from './fixture-server.js';
+import { renderErrors } from '../../errors.js';
 
 // One real Fastify app with the sessions plugin on port 0, real Chromium behind a guard proxy,
 // an in-memory artifact store, and a fixture server (reachable as `localhost`, an allowed host).
@@ -52,7 +53,12 @@ export function testResolveProfile(input: unknown): SessionProfile {
   const name = input ?? 'desktop';
   if (typeof name !== 'string') return { ...PROFILES['desktop']!, name: 'custom' };
   const profile = PROFILES[name];
-  if (!profile) throw new HttpError(400, `profile: unknown profile ${name}`);
+  if (!profile) {
+    throw renderErrors.error('PROFILE_INVALID', {
+      field: 'profile:',
+      rule: `unknown profile ${name}`,
+    });
+  }
   return profile;
 }
 
