@@ -240,6 +240,7 @@ describe('POST /v1/pdf/merge', () => {
       pdf: { tagged: true },
     });
     expect(refused.status).toBe(400);
+    expect(refused.code).toBe('RENDER_MERGE_INPUT_INVALID');
     expect(refused.body.error).toBe(
       'inputs[1]: the PDF is not tagged, and a tagged merge needs every part tagged (render it with pdf.tagged)',
     );
@@ -255,6 +256,7 @@ describe('POST /v1/pdf/merge', () => {
     const png = await stored({ html: '<p>image</p>' });
     const image = await svc.post('/v1/pdf/merge', { inputs: [{ artifact: png }] });
     expect(image.status).toBe(400);
+    expect(image.code).toBe('RENDER_MERGE_ARTIFACT_NOT_PDF');
     expect(image.body.error).toBe(`inputs[0]: artifact "${png}" is image/png, not a PDF`);
   });
 
@@ -264,6 +266,7 @@ describe('POST /v1/pdf/merge', () => {
       inputs: [{ url: `${site.origin}/one` }, { url: `http://localhost:${closed}/` }],
     });
     expect(failed.status).toBe(502);
+    expect(failed.code).toBe('RENDER_MERGE_INPUT_FAILED');
     expect(failed.body.error).toMatch(/^inputs\[1\]: navigation failed: /);
     const sealed = await stored({
       html: '<p>sealed</p>',

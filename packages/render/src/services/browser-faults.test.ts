@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserFolders, processesWithHome } from '../test-support/browser-processes.js';
 import { html, startFixtureServer, type FixtureServer } from '../test-support/fixture-server.js';
 import { startService, type TestService } from '../test-support/service.js';
+import { jsonAnswer, type JsonAnswer } from '../test-support/json-api.js';
 
 // The warm browser's faults with real Chromium and real signals (docs/operations.md#render): a
 // browser SIGKILLed under four renders, one SIGSTOPped (hung), a page that eats its renderer's
@@ -16,9 +17,7 @@ const WEDGE_MS = 3000;
 let svc: TestService;
 let site: FixtureServer;
 
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
+interface Answer extends JsonAnswer {
   /** ms from the request to its answer. */
   tookMs: number;
   /** Date.now() at the answer. */
@@ -35,12 +34,7 @@ function render(body: unknown): Promise<Answer> {
     })
     .then(async (res) => {
       const at = Date.now();
-      return {
-        status: res.status,
-        body: (await res.json()) as Record<string, unknown>,
-        tookMs: at - sent,
-        at,
-      };
+      return { ...(await jsonAnswer(res)), tookMs: at - sent, at };
     });
 }
 
@@ -140,6 +134,7 @@ describe('the browser killed mid-render (SIGKILL)', () => {
     const answers = await Promise.all(inFlight);
     for (const answer of answers) {
       expect(answer.status).toBe(502);
+      expect(answer.code).toBe('RENDER_BROWSER_CRASHED');
       expect(answer.body.error).toMatch(/^the browser crashed during the render/);
       expect(answer.at - killedAt).toBeLessThan(2000);
     }
@@ -178,6 +173,7 @@ describe('the browser hung (SIGSTOP)', () => {
 
       for (const answer of await Promise.all(stuck)) {
         expect(answer.status).toBe(504);
+        expect(answer.code).toBe('RENDER_TIMEOUT');
         expect(answer.body).toEqual({ error: `render timed out after ${RENDER_TIMEOUT_MS} ms` });
         expect(answer.tookMs).toBeGreaterThanOrEqual(RENDER_TIMEOUT_MS - 50);
         // At the deadline, not once the browser is dealt with.
@@ -209,6 +205,7 @@ describe('a renderer out of memory', () => {
       html: '<script>const a = []; for (;;) a.push(new Array(1e5).fill(a.length));</script>',
     });
     expect(greedy.status).toBe(502);
+    expect(greedy.code).toBe('RENDER_PAGE_CRASHED');
     expect(greedy.body.error).toMatch(/^page crashed: /);
     expect(await metric('havn_render_failures_total', '{cause="page_crash"}')).toBe(1);
 

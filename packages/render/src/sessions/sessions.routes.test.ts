@@ -101,7 +101,8 @@ describe('a recorded session, create → attach → drive → screenshot → del
       selector: '#box',
     });
     expect(missing.status).toBe(400);
-    expect(missing.body['error']).toMatch(/^selector: /);
+    expect(missing.code).toBe('RENDER_SESSION_SELECTOR_NOT_VISIBLE');
+    expect(missing.body['error']).toBe('selector: no visible element matches "#box"');
     // Brought to front, the animated page is current again.
     await first!.bringToFront();
     const element = await api('POST', `/v1/sessions/${session.id}/screenshot`, {
