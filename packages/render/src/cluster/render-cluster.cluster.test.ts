@@ -284,6 +284,7 @@ describe.each(stores)('two render instances behind nginx, artifacts in $name', (
     for (const instance of instances) {
       const third = await create(instance.base);
       expect(third.status).toBe(429);
+      expect(third.headers.get('havn-error-code')).toBe('RENDER_CLUSTER_SESSIONS_FULL');
       expect(await json(third)).toEqual({ error: 'MAX_SESSIONS (1) reached on every instance' });
     }
 
@@ -333,6 +334,7 @@ describe.each(stores)('two render instances behind nginx, artifacts in $name', (
     owner.child.kill('SIGSTOP');
     const stalled = await call(peer.base, `/v1/sessions/${session.id}`);
     expect(stalled.status).toBe(502);
+    expect(stalled.headers.get('havn-error-code')).toBe('RENDER_OWNER_UNREACHABLE');
     expect(await json(stalled)).toEqual({
       error: `the instance ${owner.name} that owns session ${session.id} did not answer`,
     });

@@ -246,4 +246,24 @@ describe('pdf.encrypt', () => {
     expect(enc.stdout).toContain('print high resolution: not allowed');
     expect((await pdfPages(bytes))[0]).toContain('Summary');
   });
+  it('answers 500 RENDER_PDF_TOOL_FAILED naming qpdf when it cannot run, the password in no answer or log', async () => {
+    const broken = await startService({ QPDF_PATH: '/nonexistent/qpdf' });
+    try {
+      const res = await broken.post('/v1/render', {
+        html: '<p>sealed</p>',
+        format: 'pdf',
+        pdf: { encrypt: { ownerPassword: owner } },
+      });
+      expect(res).toEqual({
+        status: 500,
+        code: 'RENDER_PDF_TOOL_FAILED',
+        body: {
+          error: "qpdf was not found at /nonexistent/qpdf (install Debian's qpdf or set QPDF_PATH)",
+        },
+      });
+      expect(broken.logs.join('')).not.toContain(owner);
+    } finally {
+      await broken.close();
+    }
+  });
 });
