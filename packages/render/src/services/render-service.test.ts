@@ -85,13 +85,16 @@ describe('deadlines and the queue', () => {
   });
 
   it('answers 504 when navigation exceeds RENDER_TIMEOUT_MS', async () => {
+    const timeoutsBefore = await failures('render_timeout');
     const { status, code, body } = await start({ url: `${site.origin}/hang` });
     expect(status).toBe(504);
     expect(code).toBe('RENDER_TIMEOUT');
     expect(body).toEqual({ error: `render timed out after ${RENDER_TIMEOUT_MS} ms` });
+    expect((await failures('render_timeout')) - timeoutsBefore).toBe(1);
   });
 
   it('queues behind a busy slot, shows it in health, and answers 503 after QUEUE_TIMEOUT_MS', async () => {
+    const queueTimeoutsBefore = await failures('queue_timeout');
     const first = start({ url: `${site.origin}/hang` });
     await until((h) => h.renders.inFlight === 1);
     const second = start({ html: '<p>waiting</p>' });
@@ -101,6 +104,7 @@ describe('deadlines and the queue', () => {
     expect(queued.status).toBe(503);
     expect(queued.code).toBe('RENDER_QUEUE_FULL');
     expect(queued.body.error).toMatch(/queue/);
+    expect((await failures('queue_timeout')) - queueTimeoutsBefore).toBe(1);
     expect((await first).status).toBe(504);
     // The 504 goes out at the deadline; the slot follows once the browser has closed the page.
     await until((h) => h.renders.inFlight === 0 && h.renders.queued === 0);
@@ -140,6 +144,20 @@ describe('deadlines and the queue', () => {
       profile: 'mobile',
       error: `render timed out after ${RENDER_TIMEOUT_MS} ms`,
     });
+  });
+});
+
+describe('failures by cause (havn_render_failures_total)', () => {
+  it('counts a refused url as refused and an unreachable one as navigation', async () => {
+    const refusedBefore = await failures('refused');
+    const navigationBefore = await failures('navigation');
+    const refused = await start({ url: 'ftp://localhost/' });
+    expect(refused.code).toBe('RENDER_URL_SCHEME');
+    expect((await failures('refused')) - refusedBefore).toBe(1);
+    const unreachable = await start({ url: 'http://localhost:9/' });
+    expect(unreachable.status).toBe(502);
+    expect(unreachable.code).toBe('RENDER_NAVIGATION_FAILED');
+    expect((await failures('navigation')) - navigationBefore).toBe(1);
   });
 });
 
