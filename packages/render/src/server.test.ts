@@ -158,14 +158,16 @@ describe('routes', () => {
   });
 
   it('answers 404 for unknown routes and artifacts, with a JSON error', async () => {
-    for (const path of [
-      '/nope',
-      '/v1/nope',
-      '/v1/artifacts/AAAAAAAAAAAAAAAAAAAAAA',
-      '/v1/artifacts/..%2F..%2Fetc%2Fpasswd',
-    ]) {
+    // An unknown route is no catalogue error: it names no code (docs/errors.md).
+    for (const [path, code] of [
+      ['/nope', null],
+      ['/v1/nope', null],
+      ['/v1/artifacts/AAAAAAAAAAAAAAAAAAAAAA', 'RENDER_ARTIFACT_NOT_FOUND'],
+      ['/v1/artifacts/..%2F..%2Fetc%2Fpasswd', 'RENDER_ARTIFACT_NOT_FOUND'],
+    ] as const) {
       const res = await svc.call(path);
       expect(res.status, path).toBe(404);
+      expect(res.headers.get('havn-error-code'), path).toBe(code);
       expect(Object.keys((await res.json()) as object)).toEqual(['error']);
     }
   });
