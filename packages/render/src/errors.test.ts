@@ -27,6 +27,10 @@ describe('the render error catalogue', () => {
     expect(renderErrors.nameOf(err)).toBe('QUEUE_FULL');
     expect(renderErrors.nameOf(new HttpError(503, 'render queue full'))).toBeUndefined();
     expect(renderErrors.nameOf(new Error('x'))).toBeUndefined();
+    // Another catalogue's code, or one this catalogue does not have.
+    expect(renderErrors.nameOf(new HttpError(404, 'x', 'FORMS_FORM_NOT_FOUND'))).toBeUndefined();
+    expect(renderErrors.nameOf(new HttpError(404, 'x', 'RENDER_NOPE'))).toBeUndefined();
+    expect(renderErrors.nameOf(new HttpError(404, 'x', 'RENDER_toString'))).toBeUndefined();
   });
 
   it('names the input of a merge without losing what failed', () => {
