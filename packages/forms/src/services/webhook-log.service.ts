@@ -10,6 +10,7 @@ import type { SubmissionStore } from '../store/submissions.store.js';
 import { webhookPayload } from '../store/webhook-payload.js';
 import type { WebhookDeliveryAnswer } from '../wire/webhook-deliveries.js';
 import type { AttemptResult } from './delivery/outbound-http.js';
+import type { WebhookAttempt } from './delivery/webhook-sender.js';
 import { existingForm } from './existing-form.js';
 import { SAMPLE_ID_PREFIX, sampleRecord } from './webhook-sample.js';
 import { formsErrors } from '../errors.js';
@@ -60,7 +61,7 @@ export interface WebhookLogDeps {
   outbox: Outbox;
   submissions: Pick<SubmissionStore, 'latest'>;
   /** One signed webhook attempt under the address policy: the delivery worker's own sender. */
-  send: (row: DeliveryRow) => Promise<AttemptResult>;
+  send: (row: WebhookAttempt) => Promise<AttemptResult>;
   /** Why the address policy would refuse a target now, or null (OutboundHttp.targetRefusal). */
   targetRefusal: (url: string) => Promise<string | null>;
   newId: (prefix: string) => string;
@@ -155,7 +156,12 @@ export class WebhookLogService {
     const t0 = performance.now();
     let result: AttemptResult;
     try {
-      result = await this.deps.send({ ...row, leaseOwner: null, leaseUntil: null } as DeliveryRow);
+      result = await this.deps.send({
+        id: row.id,
+        payload,
+        target: hook.url,
+        webhookSecret: hook.secret,
+      });
     } catch (err) {
       result = { ok: false, status: null, error: (err as Error).message };
     }
