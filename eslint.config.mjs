@@ -68,6 +68,8 @@ export const RENDER_ROOMS = {
     'sessions/downloads/',
     'sessions/live/',
     'sessions/recording/',
+    // A session saves, and starts from, the browser states renders start from: one keeper of them.
+    'services/browser-states.js',
     'auth.js',
     'capture-limits.js',
     'profiles.js',

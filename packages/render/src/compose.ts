@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import type pg from 'pg';
 import type { Logger } from '@havn/shared';
 import { startArtifactSweeper } from './artifacts/artifact-sweeper.js';
 import { CappedArtifactStore } from './artifacts/capped-artifact-store.js';
 import { MonitoredArtifactStore } from './artifacts/monitored-artifact-store.js';
 import { openArtifactStore } from './artifacts/open-artifact-store.js';
+import { FsStateStore, PgStateStore, type StateStore } from './artifacts/state-store.js';
 import { BrowserRuntime } from './browser/browser-runtime.js';
 import { Cluster } from './cluster/cluster.js';
 import { openClusterDatabase } from './cluster/database.js';
@@ -12,7 +14,9 @@ import type { RenderConfig } from './config.js';
 import { GuardProxy } from './netguard/guard-proxy.js';
 import { buildServer } from './server.js';
 import type { App, ServerExtension } from './server-context.js';
+import { BrowserStates } from './services/browser-states.js';
 import { RenderMetrics } from './services/render-metrics.js';
+import { readDescriptor } from './services/state-seal.js';
 
 // The composition root: the real store, proxy, browser and metrics wired into buildServer. main.ts
 // and the tests both start the service through here, so they run the same parts.
@@ -46,6 +50,14 @@ export async function composeServer(options: {
       log.warn({ reason: why, error: store.state.error }, 'the artifact store refused a write');
     },
   );
+  // docs/sessions.md#log-in-once-render-many-times: states live where artifacts do, so a cluster
+  // shares them; they never expire with the artifacts.
+  const states = new BrowserStates({
+    store: await openStateStore(config, pool),
+    key: config.stateKey,
+    maxBytes: config.maxStateBytes,
+    log,
+  });
   const sweeper = startArtifactSweeper({ store, ttlMs: config.artifactTtlMs, log });
   const proxy = await GuardProxy.start({
     policy: { allowedHosts: config.allowedHosts, allowPrivate: config.allowPrivateNetwork },
@@ -82,6 +94,7 @@ export async function composeServer(options: {
     config,
     log,
     store,
+    states,
     storeState: () => store.state,
     browser,
     proxy,
@@ -97,6 +110,17 @@ export async function composeServer(options: {
       await pool?.end();
     },
   });
+}
+
+/** A cluster's states in its database; one process's in ARTIFACT_DIR/states. */
+async function openStateStore(
+  config: RenderConfig,
+  pool: pg.Pool | undefined,
+): Promise<StateStore> {
+  if (pool) return new PgStateStore(pool);
+  const store = new FsStateStore(join(config.artifactDir, 'states'), readDescriptor);
+  await store.init();
+  return store;
 }
 
 /**

@@ -115,6 +115,31 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads STATE_KEY as 32 bytes of base64 and MAX_STATE_BYTES, and never echoes a bad key', () => {
+    const key = Buffer.alloc(32, 9);
+    expect(loadConfig(base)).toMatchObject({
+      stateKey: undefined,
+      maxStateBytes: 10 * 1024 * 1024,
+    });
+    const c = loadConfig({ ...base, STATE_KEY: key.toString('base64'), MAX_STATE_BYTES: '4096' });
+    expect(c.stateKey?.equals(key)).toBe(true);
+    expect(c.maxStateBytes).toBe(4096);
+    expect(
+      loadConfig({ ...base, STATE_KEY: key.toString('base64url') }).stateKey?.equals(key),
+    ).toBe(true);
+    for (const bad of ['not base64 at all', Buffer.alloc(16).toString('base64'), 'A'.repeat(60)]) {
+      let message = '';
+      try {
+        loadConfig({ ...base, STATE_KEY: bad });
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        message = (err as Error).message;
+      }
+      expect(message).toContain('STATE_KEY must be 32 random bytes in base64');
+      expect(message).not.toContain(bad);
+    }
+  });
+
   it('parses ALLOWED_HOSTS as a comma-separated list', () => {
     expect(
       loadConfig({ ...base, ALLOWED_HOSTS: 'intranet.example, Wiki.Local ,' }).allowedHosts,

@@ -77,6 +77,10 @@ export interface RenderConfig {
   readonly pageMaxHeapMb: number | undefined;
   /** BROWSER_UIDS: the uids browsers run under when the service is root; undefined for `off`. */
   readonly browserUids: UidRange | undefined;
+  /** STATE_KEY: the 32-byte key saved browser states are sealed with; undefined when unset. */
+  readonly stateKey: Buffer | undefined;
+  /** MAX_STATE_BYTES: the largest saved browser state (its JSON). */
+  readonly maxStateBytes: number;
   /** Several instances on one database (docs/render.md#several-instances); else undefined. */
   readonly cluster: ClusterConfig | undefined;
 }
@@ -111,6 +115,17 @@ const DEFAULT_BROWSER_MAX_MEMORY = Math.min(
 );
 // Chromium itself needs about this much to show a page at all.
 const MIN_BROWSER_MEMORY = 128 * MiB;
+
+/**
+ * STATE_KEY's 32 bytes (docs/sessions.md#log-in-once-render-many-times), undefined for anything
+ * else. Standard or URL-safe base64, padded or not; never echoed in a message.
+ */
+export function parseStateKey(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) return undefined;
+  const key = Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return key.length === 32 ? key : undefined;
+}
 
 /** `first-last` within 1..2^31-1, or `off`; undefined when the text is neither. */
 function uidRange(text: string): UidRange | 'off' | undefined {
@@ -158,6 +173,8 @@ const shape = {
   BROWSER_UIDS: envString(),
   BROWSER_MAX_MEMORY: envString(),
   SESSION_MAX_PAGES: envInt(20, 1, 1000),
+  STATE_KEY: envString(),
+  MAX_STATE_BYTES: envInt(10 * MiB, 1024, 1024 * MiB),
   ...clusterShape,
 };
 
@@ -229,6 +246,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
       `BROWSER_MAX_MEMORY must be bytes or a size such as 512MiB or 2GiB, at least 128MiB, or off (got ${JSON.stringify(memoryText)})`,
     );
   }
+  const stateKey = env.STATE_KEY ? parseStateKey(env.STATE_KEY) : undefined;
+  if (env.STATE_KEY && !stateKey) {
+    // The value is a secret: the message says what is wrong with it, never what it is.
+    problems.push(
+      'STATE_KEY must be 32 random bytes in base64, 44 characters (make one with: openssl rand -base64 32)',
+    );
+  }
   const cluster = clusterConfig(env, e, env.BROWSER_API_TOKEN || undefined, problems);
   if (problems.length > 0 || !e || !chromiumPath || !uids || memory === undefined)
     throw new ConfigError(problems);
@@ -270,6 +294,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     browserUids: uids === 'off' ? undefined : uids,
     browserMaxMemory: memory === 'off' ? undefined : memory,
     sessionMaxPages: e.SESSION_MAX_PAGES,
+    stateKey,
+    maxStateBytes: e.MAX_STATE_BYTES,
     cluster,
   });
 }

@@ -87,6 +87,28 @@ export const renderErrors = errorCatalogue('RENDER', {
       'the artifact store is full, so the output was not stored; retry later, or use return base64',
   },
 
+  // saved browser states (docs/sessions.md#log-in-once-render-many-times)
+  STATE_NAME_INVALID: {
+    status: 400,
+    message:
+      "{field} must match {pattern} (lower-case letters, digits, '.', '_' and '-', up to 64)",
+  },
+  STATE_NOT_FOUND: { status: 404, message: 'state {name} does not exist' },
+  STATE_KEY_MISSING: {
+    status: 409,
+    message:
+      '{doing} needs STATE_KEY: set STATE_KEY to 32 random bytes in base64 (openssl rand -base64 32) and restart the service',
+  },
+  STATE_UNREADABLE: {
+    status: 409,
+    message:
+      'state {name} cannot be read with this STATE_KEY (it was saved under another key, or its stored bytes were changed); save it again',
+  },
+  STATE_TOO_LARGE: {
+    status: 413,
+    message: 'state {name} is {bytes} bytes, over MAX_STATE_BYTES ({max})',
+  },
+
   // browser sessions
   SESSION_INPUT_INVALID: { status: 400, message: '{field}: {reason}' },
   SESSION_NO_PAGE: { status: 400, message: 'the session has no open page to capture' },

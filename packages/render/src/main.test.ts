@@ -39,6 +39,16 @@ test('a bad configuration exits 2, naming every bad variable in plain words', as
   expect(stderr).not.toMatch(/\n\s+at /); // no stack
 });
 
+test('a bad STATE_KEY exits 2, saying how to make one and never echoing it', async () => {
+  // 32 bytes would do; these 31 are one short.
+  const key = Buffer.alloc(31, 7).toString('base64');
+  const { code, stderr } = await run({ BROWSER_API_TOKEN: 't', STATE_KEY: key });
+  expect(code).toBe(2);
+  expect(stderr).toContain('STATE_KEY must be 32 random bytes in base64');
+  expect(stderr).toContain('openssl rand -base64 32');
+  expect(stderr).not.toContain(key);
+});
+
 test('a taken port exits 1 with one line and no stack', async () => {
   const { port, server } = await holdPort();
   try {

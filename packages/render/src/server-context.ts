@@ -9,6 +9,7 @@ import type { Cluster } from './cluster/cluster.js';
 import type { RenderConfig } from './config.js';
 import type { PublicHosts } from './public-hosts.js';
 import type { GuardProxy } from './netguard/guard-proxy.js';
+import type { BrowserStates } from './services/browser-states.js';
 import type { RenderMetrics } from './services/render-metrics.js';
 
 /** The Fastify instance every route module registers on (TypeBox schemas give handler types). */
@@ -28,6 +29,8 @@ export interface ServerContext {
   config: RenderConfig;
   log: Logger;
   store: ArtifactStore;
+  /** Saved browser states: sessions save them, sessions and renders start from them. */
+  states: BrowserStates;
   proxy: GuardProxy;
   /** How browsers are started: uid, sandbox, flags (docs/render.md#browser-processes). */
   runtime: BrowserRuntime;

@@ -35,11 +35,15 @@ import { ContentService } from './services/content-service.js';
 import { PdfMergeService } from './services/pdf-merge-service.js';
 import { RenderQueue } from './services/render-queue.js';
 import { RenderService } from './services/render-service.js';
+import type { BrowserStates } from './services/browser-states.js';
+import { statesRoutes } from './routes/states.routes.js';
 
 export interface ServerDeps {
   config: RenderConfig;
   log: Logger;
   store: ArtifactStore;
+  /** Saved browser states (docs/sessions.md#log-in-once-render-many-times). */
+  states: BrowserStates;
   /** The artifact store's write state, for /healthz (docs/operations.md#the-artifact-disk-is-full). */
   storeState?: () => ArtifactStoreState;
   browser: WarmBrowser;
@@ -150,6 +154,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     proxy: deps.proxy,
     queue,
     store: deps.store,
+    states: deps.states,
     metrics,
     log,
     policy,
@@ -161,6 +166,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     config,
     log,
     store: deps.store,
+    states: deps.states,
     proxy: deps.proxy,
     runtime: deps.runtime,
     policy,
@@ -201,6 +207,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
   const merger = new PdfMergeService({ render: service, store: deps.store, qpdf, metrics });
   pdfRoutes(app, service, merger, config);
   artifactsRoutes(app, deps.store);
+  statesRoutes(app, deps.states);
   metricsRoutes(app, metrics);
   openapiRoutes(app);
   for (const extension of extensions) await extension.register(app, ctx);

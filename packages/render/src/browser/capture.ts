@@ -11,6 +11,7 @@ import {
 } from './capture-errors.js';
 import { navigationReason } from './playwright-text.js';
 import { screenshotOnPaintedFrame } from './screenshot-retry.js';
+import type { StorageState } from './storage-state.js';
 import type { WarmBrowser } from './warm-browser.js';
 
 // One capture in its own browser context: context → page → navigate or set content
@@ -67,6 +68,8 @@ export interface CaptureJob {
   cookies?: Cookie[] | undefined;
   userAgent?: string | undefined;
   ignoreHttpsErrors: boolean;
+  /** Cookies, localStorage and IndexedDB the context starts with (a saved browser state). */
+  storageState?: StorageState | undefined;
   /** Print options when format is pdf; absent means the defaults (backgrounds printed). */
   pdf?: PdfPrint | undefined;
 }
@@ -137,6 +140,7 @@ export async function onPage<T>(
       ignoreHTTPSErrors: job.ignoreHttpsErrors,
       proxy: { server: control.proxyUrl },
       acceptDownloads: false,
+      ...(job.storageState !== undefined && { storageState: job.storageState }),
     },
     control.signal,
   );

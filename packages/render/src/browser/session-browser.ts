@@ -6,6 +6,7 @@ import { renderErrors } from '../errors.js';
 import type { Cookie } from './capture.js';
 import { navigationReason, playwrightReason } from './playwright-text.js';
 import { screenshotOnPaintedFrame } from './screenshot-retry.js';
+import { applyStorageState, readStorageState, type StorageState } from './storage-state.js';
 import {
   startPageScreencast,
   type ScreencastOptions,
@@ -31,6 +32,8 @@ export interface SessionBrowserOptions extends ContextProfile {
   userAgent?: string | undefined;
   headers: Readonly<Record<string, string>>;
   cookies: readonly Cookie[];
+  /** A saved browser state to start from, applied before `cookies` (which win over it). */
+  state?: StorageState | undefined;
   ignoreHTTPSErrors: boolean;
 }
 
@@ -125,6 +128,14 @@ export class SessionBrowser {
       timeout: 30_000,
     });
     try {
+      if (options.state) {
+        await applyStorageState(context, options.state).catch((err: unknown) => {
+          throw renderErrors.error('SESSION_INPUT_INVALID', {
+            field: 'state',
+            reason: err instanceof Error ? err.message : String(err),
+          });
+        });
+      }
       if (options.cookies.length > 0) {
         await context.addCookies([...options.cookies]).catch((err: unknown) => {
           throw renderErrors.error('SESSION_INPUT_INVALID', {
@@ -163,6 +174,51 @@ export class SessionBrowser {
     const response = await fetch(`${http}/json/${path}`, { signal: AbortSignal.timeout(10_000) });
     if (!response.ok) throw new Error(`browser answered ${response.status} for /json/${path}`);
     return response.json();
+  }
+
+  /** The default context's cookies, localStorage and IndexedDB (a state to save). */
+  readState(): Promise<StorageState> {
+    return readStorageState(this.context);
+  }
+
+  /**
+   * Downloads whatever the client (docs/sessions.md#downloads): on a connection of the service's
+   * own, downloads of the default context, and of every context a client creates without setting
+   * a behaviour itself, go to `dir` with events on; `onEvent` hears each `Browser.download*`
+   * event as JSON, as the door passes a client's. A context whose client set a behaviour first
+   * (`claimed`: Playwright sends `deny` for `acceptDownloads: false`) keeps it.
+   */
+  async followDownloads(
+    dir: string,
+    onEvent: (text: string) => void,
+    claimed: (browserContextId: string) => boolean,
+  ): Promise<void> {
+    const browser = this.context.browser();
+    if (!browser) return;
+    const cdp = await browser.newBrowserCDPSession();
+    for (const method of ['Browser.downloadWillBegin', 'Browser.downloadProgress'] as const) {
+      cdp.on(method, (params: unknown) => {
+        onEvent(JSON.stringify({ method, params }));
+      });
+    }
+    const allow = (browserContextId?: string) =>
+      cdp.send('Browser.setDownloadBehavior', {
+        behavior: 'allowAndName',
+        downloadPath: dir,
+        eventsEnabled: true,
+        ...(browserContextId !== undefined && { browserContextId }),
+      });
+    const seen = new Set<string>();
+    type Info = { targetInfo: { browserContextId?: string } };
+    cdp.on('Target.targetCreated', ({ targetInfo: { browserContextId: id } }: Info) => {
+      // A context is seen with its first target, which its client creates after setting (or
+      // not) its own behaviour, so a claim is always known by then.
+      if (id === undefined || seen.has(id)) return;
+      seen.add(id);
+      if (!claimed(id)) allow(id).catch(() => undefined);
+    });
+    await allow();
+    await cdp.send('Target.setDiscoverTargets', { discover: true });
   }
 
   /** Stops a download, in whichever context it runs (a client's own included). */

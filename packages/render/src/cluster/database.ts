@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 // The database a cluster of render instances shares (docs/render.md#several-instances):
-// artifact descriptors, the session registry and the instances' heartbeats. The schema is created
+// artifact descriptors, saved browser states, the session registry and the instances' heartbeats. The schema is created
 // at start, under an advisory lock so that instances starting together do not race each other.
 
 /** Arbitrary, fixed: the advisory lock key of render's schema changes. */
@@ -41,6 +41,12 @@ create table if not exists render_sessions (
   registered_at timestamptz not null default now()
 );
 create index if not exists render_sessions_owner on render_sessions (owner);
+
+create table if not exists render_states (
+  name text primary key,
+  descriptor jsonb not null,
+  sealed bytea not null
+);
 `;
 
 /** A pool on DATABASE_URL with render's tables in place. */

@@ -53,7 +53,12 @@ describe('the OpenAPI document', () => {
     });
     svc = await startService(
       // A small MAX_HTML_BYTES, so a body over the limit is a small one to send.
-      { ALLOWED_HOSTS: 'localhost', MAX_SESSIONS: '2', MAX_HTML_BYTES: '10000' },
+      {
+        ALLOWED_HOSTS: 'localhost',
+        MAX_SESSIONS: '2',
+        MAX_HTML_BYTES: '10000',
+        STATE_KEY: Buffer.alloc(32, 1).toString('base64'),
+      },
       { extensions: [sessionsExtension()] },
     );
     const rendered = await svc.post('/v1/render', { html: '<p>stored</p>' });
@@ -88,6 +93,9 @@ describe('the OpenAPI document', () => {
       'POST /v1/sessions': { body: { url: page } },
       'POST /v1/sessions/{id}/screenshot': { body: { format: 'jpeg' } },
       'POST /v1/sessions/{id}/touch': { body: { ttlMs: 60_000 } },
+      // Saved, then deleted (DELETEs run last).
+      'POST /v1/sessions/{id}/state': { body: { name: 'openapi-state' } },
+      'DELETE /v1/states/{name}': { params: { name: 'openapi-state' } },
       'GET /json/version': own,
       'GET /json/list': own,
       'GET /json': own,

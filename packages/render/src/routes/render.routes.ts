@@ -7,6 +7,7 @@ import {
   RenderBody,
   RenderResult,
 } from '../schemas/render.schema.js';
+import { STATE_ERRORS } from '../schemas/state.schema.js';
 import type { App } from '../server-context.js';
 import { prepareOptions, renderProfile, type RenderLimits } from '../services/render-options.js';
 import type { RenderService } from '../services/render-service.js';
@@ -18,14 +19,18 @@ export function renderRoutes(app: App, service: RenderService, limits: RenderLim
     '/v1/render',
     {
       config: { access: 'service' },
-      schema: { body: RenderBody, response: { 200: RenderResult, ...PAGE_ERRORS } },
+      schema: {
+        body: RenderBody,
+        response: { 200: RenderResult, ...PAGE_ERRORS, ...STATE_ERRORS },
+      },
     },
     async (request, reply) => {
       const signal = clientSignal(reply);
       const { profile: profileInput, ...rest } = request.body;
-      const options = prepareOptions(rest, limits);
-      const profile = renderProfile(profileInput, 'profile', options, limits);
-      await service.checkTarget(options);
+      const prepared = prepareOptions(rest, limits);
+      const profile = renderProfile(profileInput, 'profile', prepared, limits);
+      await service.checkTarget(prepared);
+      const options = await service.withState(prepared);
       const rendered = await service.render(options, profile, signal);
       const common = {
         profile: profile.name,
@@ -44,19 +49,20 @@ export function renderRoutes(app: App, service: RenderService, limits: RenderLim
     '/v1/render/batch',
     {
       config: { access: 'service' },
-      schema: { body: BatchBody, response: { 200: BatchResult, ...PAGE_ERRORS } },
+      schema: { body: BatchBody, response: { 200: BatchResult, ...PAGE_ERRORS, ...STATE_ERRORS } },
     },
     async (request, reply) => {
       const signal = clientSignal(reply);
       const { profiles: inputs, ...rest } = request.body;
-      const options = prepareOptions(rest, limits);
+      const prepared = prepareOptions(rest, limits);
       // The batch slot shape is { profile, artifact, ms }: no base64 form.
-      if (options.returnMode === 'base64') {
+      if (prepared.returnMode === 'base64') {
         throw renderErrors.error('BASE64_NOT_IN_BATCH');
       }
       // Every profile is validated before any work starts (docs/render.md#post-v1renderbatch).
-      const profiles = inputs.map((p, i) => renderProfile(p, `profiles[${i}]`, options, limits));
-      await service.checkTarget(options);
+      const profiles = inputs.map((p, i) => renderProfile(p, `profiles[${i}]`, prepared, limits));
+      await service.checkTarget(prepared);
+      const options = await service.withState(prepared);
       const results = await Promise.all(
         profiles.map(async (profile) => {
           try {

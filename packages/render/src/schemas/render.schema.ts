@@ -193,6 +193,11 @@ const renderOptions = {
     }),
   ),
   pdf: Type.Optional(PdfOptions),
+  state: Type.Optional(
+    Str('A saved browser state to start from (docs/sessions.md#log-in-once-render-many-times).', {
+      minLength: 1,
+    }),
+  ),
 };
 
 export const RenderBody = Type.Object({ ...renderOptions, profile: Type.Optional(ProfileInput) });

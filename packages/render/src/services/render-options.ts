@@ -22,6 +22,8 @@ export type PreparedOptions = Omit<CaptureJob, 'profile'> & {
   labels: Record<string, string>;
   /** What is done to a printed PDF afterwards (metadata, protection); only with format pdf. */
   pdfFinish?: PdfFinish | undefined;
+  /** The saved browser state to start from, by name (services/browser-states.ts opens it). */
+  state?: string | undefined;
   /** The request's `pdf.landscape` and `pdf.margin`, laid over the profile's paper. */
   paperOverrides?: Pick<PdfOptions, 'landscape' | 'margin'> | undefined;
 };
@@ -100,6 +102,7 @@ export function prepareOptions(o: RenderOptions, limits: RenderLimits): Prepared
     ignoreHttpsErrors: (o.insecureTls ?? false) && limits.allowInsecureTls,
     returnMode: o.return ?? 'url',
     labels: { ...o.labels },
+    state: o.state,
     ...(o.pdf !== undefined && pdfParts(o.pdf, 'pdf')),
   };
 }

@@ -28,6 +28,7 @@ import type { CaptureLimits } from '../capture-limits.js';
 import { finishPdf } from '../pdf/pdf-finish.js';
 import { PdfToolError, type QpdfTool } from '../pdf/pdf-protect.js';
 import type { Profile } from '../profiles.js';
+import type { BrowserStates } from './browser-states.js';
 import type { FailureCause, RenderMetrics } from './render-metrics.js';
 import { CONTENT_TYPES, type PreparedOptions } from './render-options.js';
 import type { RenderQueue } from './render-queue.js';
@@ -41,6 +42,8 @@ export interface RenderServiceDeps {
   proxy: GuardProxy;
   queue: RenderQueue;
   store: ArtifactStore;
+  /** Saved browser states a render may start from. */
+  states: BrowserStates;
   metrics: RenderMetrics;
   log: Logger;
   policy: HostPolicy;
@@ -84,6 +87,15 @@ export class RenderService {
       });
       throw err;
     }
+  }
+
+  /**
+   * The options with the saved state they name opened (404 unknown, 409 unreadable, naming it),
+   * before any work starts: a batch fails as a whole, not slot by slot.
+   */
+  async withState(options: PreparedOptions): Promise<PreparedOptions> {
+    if (options.state === undefined) return options;
+    return { ...options, storageState: await this.#d.states.load(options.state) };
   }
 
   /** Renders one profile; rejects with a render error (RENDER_CLIENT_GONE when the client left). */

@@ -4,13 +4,16 @@ import { join } from 'node:path';
 import { randomToken, type HostPolicy, type Logger, type Resolver } from '@havn/shared';
 import { renderErrors } from '../errors.js';
 import { SessionBrowser } from '../browser/session-browser.js';
-import type { ArtifactDescriptor, ArtifactStore } from '../artifacts/artifact-store.js';
+import type { ArtifactDescriptor, ArtifactStore, Labels } from '../artifacts/artifact-store.js';
+import type { StateDescriptor } from '../artifacts/state-store.js';
 import type { BrowserRuntime } from '../browser/browser-runtime.js';
 import type { BrowserCgroup, MemoryWatch } from '../browser/memory-cgroup.js';
 import { profileUserAgent } from '../browser/profile-context.js';
 import type { GuardProxy, ProxyChannel } from '../netguard/guard-proxy.js';
 import { judgeHops } from '../netguard/navigation-hops.js';
 import { checkRenderUrl } from '../netguard/url-check.js';
+// Sessions save and start from the states renders start from too: one keeper of them.
+import type { BrowserStates } from '../services/browser-states.js';
 import { sessionAddressCheck } from './address-checks.js';
 import type { Profile } from '../profiles.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recording/recorder.js';
@@ -34,6 +37,8 @@ export interface SessionManagerDeps {
   /** Binary, uid and sandbox of each session's browser (docs/render.md#browser-processes). */
   runtime: BrowserRuntime;
   artifacts: ArtifactStore;
+  /** Saved browser states a session starts from and saves (docs/sessions.md#log-in-once-render-many-times). */
+  states: BrowserStates;
   log: Logger;
   /** A name or inline profile → the resolved profile; throws HttpError 400 naming the field. */
   resolveProfile: (input: unknown) => SessionProfile;
@@ -124,6 +129,8 @@ export class SessionManager {
     if (!this.accepting) throw renderErrors.error('SHUTTING_DOWN');
     const profile = this.deps.resolveProfile(input.profile);
     if (input.url !== undefined) await checkRenderUrl(input.url, this.deps.hostPolicy);
+    // Opened before a browser starts: an unknown or unreadable state answers at once.
+    const state = input.state === undefined ? undefined : await this.deps.states.load(input.state);
     if (!this.hasRoom()) {
       throw renderErrors.error('SESSIONS_FULL', { max: this.deps.config.maxSessions });
     }
@@ -157,8 +164,23 @@ export class SessionManager {
         userAgent: profileUserAgent(this.deps.runtime.version, profile),
         headers: input.headers ?? {},
         cookies: input.cookies ?? [],
+        state,
         ignoreHTTPSErrors: insecureTls,
       });
+      // docs/sessions.md#downloads: whatever the client sends, or with no client at all, from the
+      // first page on; what comes before the session exists waits for it.
+      const claimedDownloads = new Set<string>();
+      const early: string[] = [];
+      let onDownloadEvent = (text: string): void => {
+        early.push(text);
+      };
+      await browser.followDownloads(
+        downloadDir,
+        (text) => {
+          onDownloadEvent(text);
+        },
+        (context) => claimedDownloads.has(context),
+      );
       // The recorder starts first, so the video shows the page loading.
       if (input.record) recorder = await this.startRecorder(browser, workDir, input.record);
       if (input.url !== undefined) await this.navigate(browser, input.url, channel);
@@ -179,6 +201,7 @@ export class SessionManager {
         framePolicy: {
           sessionDir: dir,
           downloadDir,
+          claimDownloads: (context) => claimedDownloads.add(context),
           allowInsecureTls: insecureTls,
           limits: this.deps.config.limits,
           checkUrl: sessionAddressCheck(this.deps.hostPolicy, this.deps.resolve),
@@ -211,6 +234,10 @@ export class SessionManager {
         },
       });
       session.downloads.watch();
+      onDownloadEvent = (text) => {
+        session.downloadEvent(text);
+      };
+      for (const text of early.splice(0)) session.downloadEvent(text);
       await launched.limitPages(this.deps.config.maxPages, (url) => {
         const message = `a page (${url || 'about:blank'}) was closed: SESSION_MAX_PAGES (${String(this.deps.config.maxPages)}) pages are open`;
         session.record(message);
@@ -273,6 +300,22 @@ export class SessionManager {
     });
     session.artifacts.push(artifact);
     return artifact;
+  }
+
+  /**
+   * Saves the session's state under `name` (docs/sessions.md#log-in-once-render-many-times): the
+   * cookies, localStorage and IndexedDB of its default context. Refreshes the lease.
+   */
+  async saveState(
+    session: Session,
+    name: string,
+    labels?: Labels,
+    /** What a 400 for a bad name names: the body's `name`, or DELETE's `saveState`. */
+    field = 'name',
+  ): Promise<StateDescriptor> {
+    this.deps.states.checkName(name, field);
+    session.touch();
+    return this.deps.states.save(name, await session.browser.readState(), labels);
   }
 
   /**

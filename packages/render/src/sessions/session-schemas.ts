@@ -33,6 +33,13 @@ export const CreateSessionBody = Type.Object({
   cookies: Type.Optional(Type.Array(SessionCookie)),
   insecureTls: Type.Optional(Type.Boolean()),
   labels: Type.Optional(Labels),
+  state: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'A saved browser state to start from (docs/sessions.md#log-in-once-render-many-times).',
+    }),
+  ),
 });
 export type CreateSessionBody = Static<typeof CreateSessionBody>;
 
@@ -48,6 +55,12 @@ export const TouchBody = Type.Object({ ttlMs: Type.Optional(TtlMs) });
 export type TouchBody = Static<typeof TouchBody>;
 
 export const SessionParams = Type.Object({ id: Type.String() });
+
+export const CloseQuery = Type.Object({
+  saveState: Type.Optional(
+    Type.String({ description: "Saves the session's state under this name before it closes." }),
+  ),
+});
 export type SessionParams = Static<typeof SessionParams>;
 
 const SessionEvents = Type.Array(Type.Object({ at: Type.String(), message: Type.String() }), {

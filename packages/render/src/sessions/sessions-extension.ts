@@ -45,6 +45,7 @@ export function sessionsExtension(
         proxy: ctx.proxy,
         runtime: ctx.runtime,
         artifacts: ctx.store,
+        states: ctx.states,
         log: ctx.log,
         resolveProfile: (input) => resolveProfile(input, 'profile', config.captureLimits),
         hostPolicy: ctx.policy,

@@ -14,7 +14,9 @@ import type { Session, SessionDescriptor } from './session.js';
 import type { SessionManager } from './session-manager.js';
 import { liveRoutes } from './live/live.routes.js';
 import { doorUrl, liveViewUrl } from './session-urls.js';
+import { SaveStateBody, STATE_ERRORS, StateDescriptor } from '../schemas/state.schema.js';
 import {
+  CloseQuery,
   CreateSessionBody,
   ScreenshotBody,
   SessionDescriptorSchema,
@@ -183,13 +185,20 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
       config: { access: 'service' },
       schema: {
         params: SessionParams,
+        querystring: CloseQuery,
         response: {
           200: Type.Object({ id: Type.String(), artifacts: Type.Array(ArtifactDescriptor) }),
+          ...STATE_ERRORS,
         },
       },
     },
     async (request) => {
       const session = live(request.params.id);
+      const { saveState } = request.query;
+      // Saved first, while the browser is there; a state that cannot be saved leaves it open.
+      if (saveState !== undefined) {
+        await manager.saveState(session, saveState, session.labels, 'saveState');
+      }
       const artifacts = await manager.close(session);
       await routing?.closed(session.id);
       return { id: session.id, artifacts };
@@ -211,6 +220,25 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
       const artifact = await manager.screenshot(session, request.body);
       await routing?.changed(session);
       return artifact;
+    },
+  );
+
+  // docs/sessions.md#log-in-once-render-many-times: the session's own token may save its state,
+  // and no other session's (401, as the door answers a token that is not the session's).
+  api.post(
+    '/v1/sessions/:id/state',
+    {
+      config: { access: 'session' },
+      schema: {
+        params: SessionParams,
+        body: SaveStateBody,
+        response: { 201: StateDescriptor, ...STATE_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const { name, labels } = request.body;
+      const saved = await manager.saveState(live(request.params.id), name, labels);
+      return reply.code(201).send(saved);
     },
   );
 

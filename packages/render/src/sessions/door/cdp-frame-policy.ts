@@ -35,6 +35,11 @@ export interface FramePolicy {
   sessionDir: string;
   /** Where downloads land, inside `sessionDir`. */
   downloadDir: string;
+  /**
+   * Told when a client sets a download behaviour for a context it created (`browserContextId`),
+   * so the service leaves that context's behaviour to it: a `deny` holds (docs/sessions.md#downloads).
+   */
+  claimDownloads?: (browserContextId: string) => void;
   /** True only when the service allows insecure TLS and the session asked for it. */
   allowInsecureTls: boolean;
   limits: CaptureLimits;

@@ -106,7 +106,17 @@ function sized(fields: readonly string[], scaleField?: string): ParamJudge {
 
 const downloads: ParamJudge = (method, params, policy) => {
   const behavior = params?.['behavior'];
-  if (behavior === 'deny') return pass(params);
+  // A context whose client set a behaviour that goes through is the client's from here on.
+  const claim = () => {
+    const context = params?.['browserContextId'];
+    if (method === 'Browser.setDownloadBehavior' && typeof context === 'string') {
+      policy.claimDownloads?.(context);
+    }
+  };
+  if (behavior === 'deny') {
+    claim();
+    return pass(params);
+  }
   // The page-level call sends no download events, so the service could neither follow nor bound
   // what it lets in (docs/sessions.md#downloads): only the browser-level one allows downloads.
   if (method === 'Page.setDownloadBehavior') {
@@ -124,6 +134,7 @@ const downloads: ParamJudge = (method, params, policy) => {
   // their progress to the door (docs/sessions.md#downloads).
   const wanted = { ...params, downloadPath: policy.downloadDir, eventsEnabled: true };
   const same = Object.entries(wanted).every(([key, value]) => params?.[key] === value);
+  claim();
   return pass(same ? params : wanted);
 };
 

@@ -1,6 +1,8 @@
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+import type { Labels } from '../../artifacts/artifact-store.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachToPage, rawClient } from '../test-support/cdp-client.js';
 import {
@@ -59,6 +61,65 @@ describe('downloads', () => {
     expect((await t.bytes(String(artifact!['id']))).toString()).toBe('downloaded report.csv');
     const closed = await t.api('DELETE', `/v1/sessions/${id}`);
     expect(closed.body['artifacts']).toMatchObject([{ id: artifact!['id'] }]);
+  });
+
+  const artifactsOf = async (id: string) =>
+    (await t.api('GET', `/v1/sessions/${id}`)).body['artifacts'] as Record<string, unknown>[];
+
+  it('keeps the download of a Puppeteer client that set nothing up', async () => {
+    const { id, cdpUrl } = await t.openSession();
+    const browser = await puppeteer.connect({ browserWSEndpoint: cdpUrl, defaultViewport: null });
+    try {
+      const page = await browser.newPage();
+      // Chromium ends a navigation that turns into a download as aborted, and downloads it.
+      await expect(page.goto(`${t.fixture.url}/download?name=plain.csv`)).rejects.toThrow(
+        /net::ERR_ABORTED/,
+      );
+      await expect
+        .poll(() => artifactsOf(id), { timeout: 10_000 })
+        .toMatchObject([{ contentType: 'text/csv', labels: { filename: 'plain.csv' } }]);
+      const [artifact] = await artifactsOf(id);
+      expect((await t.bytes(String(artifact!['id']))).toString()).toBe('downloaded plain.csv');
+    } finally {
+      await browser.disconnect();
+      await t.api('DELETE', `/v1/sessions/${id}`);
+    }
+  });
+
+  it("honours a Playwright client's acceptDownloads: false for its own context", async () => {
+    const { id, cdpUrl } = await t.openSession();
+    const browser = await chromium.connectOverCDP(cdpUrl);
+    try {
+      const refusing = await browser.newContext({ acceptDownloads: false });
+      const page = await refusing.newPage();
+      await page.goto(`${t.fixture.url}/`);
+      await page.setContent(
+        `<a id="get" href="${t.fixture.url}/download?name=refused.csv">get</a>`,
+      );
+      await page.click('#get');
+      // Then one in the default context, where nobody said anything: it is kept, so by the time
+      // it is listed the refused one, begun first, would be too.
+      const [context] = browser.contexts();
+      const other = context!.pages()[0] ?? (await context!.newPage());
+      await other.setContent(`<a id="get" href="${t.fixture.url}/download?name=kept.csv">get</a>`);
+      await other.click('#get');
+      await expect
+        .poll(async () => (await artifactsOf(id)).map((a) => (a['labels'] as Labels)['filename']), {
+          timeout: 10_000,
+        })
+        .toEqual(['kept.csv']);
+    } finally {
+      await browser.close();
+      await t.api('DELETE', `/v1/sessions/${id}`);
+    }
+  });
+
+  it("keeps a download the page's own script starts, with no client attached", async () => {
+    const { id } = await t.openSession({ url: `${t.fixture.url}/self-download` });
+    await expect
+      .poll(() => artifactsOf(id), { timeout: 10_000 })
+      .toMatchObject([{ labels: { filename: 'self.csv' }, bytes: 'downloaded self.csv'.length }]);
+    await t.api('DELETE', `/v1/sessions/${id}`);
   });
 
   it('cancels a download past DOWNLOAD_MAX_BYTES and says so in the session', async () => {

@@ -24,6 +24,9 @@ const PAGES: Readonly<Record<string, string>> = {
     '<!doctype html><title>button</title><style>body{margin:0}</style>' +
     '<button id="b" style="position:absolute;left:0;top:0;width:400px;height:300px" ' +
     'onclick="this.textContent=\'clicked\'">click me</button>',
+  // A page that downloads a file by itself once loaded, with nobody driving it.
+  '/self-download':
+    "<!doctype html><title>self</title><script>addEventListener('load',()=>{location.href='/download?name=self.csv'})</script>",
   // What the page sees of its browser, reported to /report before `load` (an image holds it).
   '/probe':
     '<!doctype html><meta name="viewport" content="width=device-width"><title>probe</title><script>' +

@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { FsArtifactStore } from '../../artifacts/fs-artifact-store.js';
+import { FsStateStore } from '../../artifacts/state-store.js';
 import { Authenticator, installAuthentication } from '../../auth.js';
+import { BrowserStates } from '../../services/browser-states.js';
+import { readDescriptor } from '../../services/state-seal.js';
 import { BrowserRuntime } from '../../browser/browser-runtime.js';
 import { DEFAULT_CAPTURE_LIMITS } from '../../capture-limits.js';
 import { formatValidationErrors } from '../../routes/validation-errors.js';
@@ -126,7 +129,15 @@ export async function startSessionTestApp(
     options.maxMemoryBytes,
   );
   let overMemory = 0;
+  // No STATE_KEY: saved states have a test of their own, on the whole service.
+  const states = new BrowserStates({
+    store: new FsStateStore(join(dir, 'states'), readDescriptor),
+    key: undefined,
+    maxBytes: 1024 * 1024,
+    log,
+  });
   const manager = new SessionManager({
+    states,
     config: {
       maxSessions: options.maxSessions ?? 4,
       ttlMs: options.ttlMs ?? 60_000,
