@@ -8,8 +8,10 @@
 // every message whole but judges nothing: door/unjudged is what the allow-list and the parameter
 // checks cost. A third door judges everything but never stops reading the client while it waits
 // (`pause: false`, the door before docs/sessions.md#where-the-door-waits): door/unpaused is what
-// the backpressure costs.
+// the backpressure costs. (c) The live view in a real browser. (d) Session start from a saved
+// state of 50 cookies and 1 MB of localStorage against none, alternated in the same run.
 import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +56,8 @@ async function serve(): Promise<void> {
     FFMPEG_PATH: process.env['FFMPEG_PATH'],
     // The live view's pages come from this bench's own server on loopback.
     ALLOWED_HOSTS: 'localhost',
+    // Saved browser states are sealed under a key (docs/sessions.md#log-in-once-render-many-times).
+    STATE_KEY: randomBytes(32).toString('base64'),
   });
   const sessions = sessionsExtension();
   const app = await composeServer({
@@ -154,10 +158,63 @@ const LIVE_PAGES: Readonly<Record<string, string>> = {
   '/anim':
     '<!doctype html><style>body{margin:0}#b{width:120px;height:120px;background:red}</style><div id="b"></div>' +
     '<script>let n=0;(function t(){n++;document.getElementById("b").style.transform="translateX("+(n%300)+"px)";requestAnimationFrame(t)})()</script>',
+  // What a logged-in app leaves behind: 50 cookies and 1 MB of localStorage.
+  '/state':
+    '<!doctype html><script>for(let i=0;i<50;i++)document.cookie="c"+i+"="+"v".repeat(40)+"; path=/; max-age=3600";' +
+    'for(let i=0;i<100;i++)localStorage.setItem("k"+i,"x".repeat(10000));document.title="ready"</script>',
   '/toggle':
     '<!doctype html><style>body{margin:0}</style><button id="b" style="width:400px;height:300px" ' +
     "onclick=\"document.body.style.background=document.body.style.background==='black'?'white':'black'\">toggle</button>",
 };
+
+/**
+ * Session start (POST /v1/sessions → 201) from a saved state of 50 cookies and 1 MB of
+ * localStorage, against the same start without one, alternated so that both see the same load.
+ */
+async function stateStart(
+  base: string,
+  headers: Record<string, string>,
+): Promise<Record<string, number>> {
+  const pages = createHttpServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }).end(LIVE_PAGES[req.url ?? ''] ?? '');
+  });
+  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+  const origin = `http://localhost:${(pages.address() as AddressInfo).port}`;
+  const api = async (method: string, path: string, body?: object) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: body === undefined ? { authorization: headers['authorization'] ?? '' } : headers,
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}`);
+    return (await response.json()) as Record<string, unknown>;
+  };
+  try {
+    const made = await api('POST', '/v1/sessions', { url: `${origin}/state` });
+    const saved = await api('POST', `/v1/sessions/${String(made['id'])}/state`, { name: 'bench' });
+    await api('DELETE', `/v1/sessions/${String(made['id'])}`);
+    const times = { with: [] as number[], without: [] as number[] };
+    for (let i = 0; i < SESSIONS; i++) {
+      for (const kind of ['without', 'with'] as const) {
+        const t0 = performance.now();
+        const opened = await api('POST', '/v1/sessions', kind === 'with' ? { state: 'bench' } : {});
+        times[kind].push(performance.now() - t0);
+        await api('DELETE', `/v1/sessions/${String(opened['id'])}`);
+      }
+    }
+    const p50 = (kind: 'with' | 'without') => Math.round(percentile(times[kind], 50));
+    return {
+      cookies: Number(saved['cookies']),
+      'state KiB': Math.round(Number(saved['bytes']) / 1024),
+      'without p50 ms': p50('without'),
+      'with p50 ms': p50('with'),
+      'with p95 ms': Math.round(percentile(times.with, 95)),
+      'added p50 ms': p50('with') - p50('without'),
+    };
+  } finally {
+    pages.close();
+  }
+}
 
 /**
  * The live view as a person sees it, in a real browser: frames a second while the session's page
@@ -320,6 +377,7 @@ async function measure(): Promise<void> {
     });
   }
   const live = await liveView(base, headers);
+  const state = await stateStart(base, headers);
   await ask({ type: 'stop' });
 
   printTable(`session start (POST /v1/sessions → 201, ${SESSIONS} sessions, ${chromiumPath})`, [
@@ -338,10 +396,15 @@ async function measure(): Promise<void> {
     'live view in a real browser: frames a second on an animated page, click to the next frame',
     [live],
   );
+  printTable(
+    `session start from a saved state (50 cookies, 1 MB of localStorage) against none, ${SESSIONS} each, alternated`,
+    [state],
+  );
   const [seq, piped] = rows;
   printSummary(
     'sessions',
     `start p50 ${Math.round(percentile(starts, 50))} ms, p95 ${Math.round(percentile(starts, 95))} ms; ` +
+      `from a state +${state['added p50 ms']} ms p50 (goal <= +50); ` +
       `live view ${live.fps} fps (goal >= 10), click to frame p50 ${live['click→frame p50 ms']} ms, p95 ${live['click→frame p95 ms']} ms (goal p50 < 150); ` +
       `door/pipe ${Number(seq?.['door/pipe']).toFixed(2)} sequential, ${Number(piped?.['door/pipe']).toFixed(2)} with ${WINDOW} in flight (goal >= 0.95); ` +
       `backpressure cost: door/unpaused ${Number(seq?.['door/unpaused']).toFixed(2)} and ${Number(piped?.['door/unpaused']).toFixed(2)} (goal >= 0.95); ` +

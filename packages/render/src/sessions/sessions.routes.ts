@@ -115,7 +115,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
       config: { access: 'service' },
       schema: {
         body: CreateSessionBody,
-        response: { 201: SessionDescriptorSchema, 429: ErrorBody },
+        response: { 201: SessionDescriptorSchema, 429: ErrorBody, ...STATE_ERRORS },
       },
     },
     async (request, reply) => {
@@ -189,6 +189,8 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
         response: {
           200: Type.Object({ id: Type.String(), artifacts: Type.Array(ArtifactDescriptor) }),
           ...STATE_ERRORS,
+          // saveState over MAX_STATE_BYTES.
+          413: ErrorBody,
         },
       },
     },
