@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Authenticator, installAuthentication, type DeclaredRoute } from './auth.js';
+import { LOOPBACK_ONLY } from './public-hosts.js';
 import { sessionsExtension } from './sessions/sessions-extension.js';
 import { startService, TEST_TOKEN, type TestService } from './test-support/service.js';
 
@@ -154,7 +155,11 @@ describe('who may call each route', () => {
 describe('a route that declares no access', () => {
   it('keeps the app from starting, naming the route', async () => {
     const app = Fastify({ logger: false });
-    installAuthentication(app, new Authenticator({ apiToken: 'secret', allowAnonymous: false }));
+    installAuthentication(
+      app,
+      new Authenticator({ apiToken: 'secret', allowAnonymous: false }),
+      LOOPBACK_ONLY,
+    );
     // As the sessions extension registers its routes: in a plugin.
     void app.register(async (scope) => {
       scope.get('/v1/undeclared', () => 'open to all?');

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { bearerToken, queryToken, tokensEqual } from '@havn/shared';
 import { renderErrors } from './errors.js';
+import { originRefusal, type PublicHosts } from './public-hosts.js';
 
 // docs/architecture.md#who-may-call-render: the one place render decides who may call. Every route
 // declares what it needs (`config: { access }`); one root hook reads the request's token, judges
@@ -26,6 +27,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; every route declares it (docs/architecture.md#who-may-call-render). */
     access?: Access;
+    /**
+     * Another site's page may not fetch the route at all: refused 403 before its token is read, so
+     * that it learns nothing of the token either (docs/render.md#hosts-and-origins).
+     */
+    ownPagesOnly?: true;
   }
   interface FastifyRequest {
     /** Who the request is, as the authentication hook found it before any handler ran. */
@@ -173,7 +179,11 @@ export interface DeclaredRoute {
  * before its body is read or a later hook runs. Unknown routes answer 404 either way. `app.declaredRoutes` lists
  * the routes as they register (the auth matrix test calls each).
  */
-export function installAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
+export function installAuthentication(
+  app: FastifyInstance,
+  authenticator: Authenticator,
+  hosts: PublicHosts,
+): void {
   const declared: DeclaredRoute[] = [];
   app.decorate('declaredRoutes', declared);
   // Set by the hook below before any handler runs (null only on the way to a 404).
@@ -190,8 +200,10 @@ export function installAuthentication(app: FastifyInstance, authenticator: Authe
     for (const method of methods) declared.push({ method, url: route.url, access });
   });
   app.addHook('onRequest', async (request) => {
-    const { access } = request.routeOptions.config;
+    const { access, ownPagesOnly } = request.routeOptions.config;
     if (request.is404 || access === undefined) return;
+    const foreign = ownPagesOnly ? originRefusal(request.raw, hosts) : undefined;
+    if (foreign !== undefined) throw renderErrors.error('HOST_REFUSED', { reason: foreign });
     const { id } = request.params as { id?: string };
     const caller = await authenticator.decide(request.raw, access, id);
     if ('refused' in caller) throw renderErrors.error(caller.error);

@@ -104,7 +104,7 @@ export async function buildServer(deps: ServerDeps): Promise<App> {
     );
   });
   // Before any route registers: each declares who may call it, and is refused otherwise.
-  installAuthentication(app, auth);
+  installAuthentication(app, auth, publicHosts);
   // One line per request with status and ms, and the error's code (docs/errors.md) when it failed
   // on purpose, so log queries count failures by what went wrong; the URL's token is redacted,
   // headers never logged.

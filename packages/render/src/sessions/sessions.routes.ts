@@ -263,6 +263,6 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
   );
 
   discoveryRoutes(app, hosts);
-  liveRoutes(app, hosts);
+  liveRoutes(app);
   done();
 };

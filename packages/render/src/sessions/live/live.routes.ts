@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { renderErrors } from '../../errors.js';
 import { Type } from 'typebox';
 import { ErrorBody } from '../../schemas/render.schema.js';
-import { originRefusal, type PublicHosts } from '../../public-hosts.js';
 import { drives } from '../../auth.js';
 import { calledSession } from '../session-urls.js';
 import { livePage } from './live-page.js';
@@ -19,12 +17,12 @@ const CSP =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; " +
   "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-export function liveRoutes(app: FastifyInstance, hosts: PublicHosts): void {
+export function liveRoutes(app: FastifyInstance): void {
   app.get(
     '/v1/sessions/:id/live',
     {
       // The service token, the session's own (drives) or its view token (only watches).
-      config: { access: 'view' },
+      config: { access: 'view', ownPagesOnly: true },
       schema: {
         params: Type.Object({ id: Type.String() }),
         querystring: Type.Object({
@@ -44,9 +42,6 @@ export function liveRoutes(app: FastifyInstance, hosts: PublicHosts): void {
       },
     },
     (request, reply) => {
-      // Another site's page fetching the view (docs/render.md#hosts-and-origins).
-      const foreign = originRefusal(request.raw, hosts);
-      if (foreign !== undefined) throw renderErrors.error('HOST_REFUSED', { reason: foreign });
       const session = calledSession(request);
       const query = request.query as { interactive?: unknown };
       const interactive = drives(request.caller) && query.interactive !== '0';

@@ -16,7 +16,7 @@ import { BrowserRuntime } from '../../browser/browser-runtime.js';
 import { DEFAULT_CAPTURE_LIMITS } from '../../capture-limits.js';
 import { formatValidationErrors } from '../../routes/validation-errors.js';
 import { GuardProxy } from '../../netguard/guard-proxy.js';
-import type { PublicHosts } from '../../public-hosts.js';
+import { LOOPBACK_ONLY, type PublicHosts } from '../../public-hosts.js';
 import { jsonApi, type JsonApi } from '../../test-support/json-api.js';
 import { startFixtureServer, type TestServer } from './fixture-server.js';
 import { renderErrors } from '../../errors.js';
@@ -176,7 +176,7 @@ export async function startSessionTestApp(
   installErrorHandler(app);
   // Judged as the service judges every route (docs/architecture.md#who-may-call-render).
   const authenticator = new Authenticator({ apiToken: SERVICE_TOKEN, allowAnonymous: false });
-  installAuthentication(app, authenticator);
+  installAuthentication(app, authenticator, options.publicHosts ?? LOOPBACK_ONLY);
   await app.register(sessionRoutes, { manager, authenticator, publicHosts: options.publicHosts });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
