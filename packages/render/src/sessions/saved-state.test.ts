@@ -164,8 +164,8 @@ describe('saved browser state', () => {
       bytes: expect.any(Number) as unknown,
       createdAt: expect.stringMatching(/Z$/) as unknown,
     });
-    await driven.browser.close();
     expect((await svc.call(`/v1/sessions/${a.id}`, { method: 'DELETE' })).status).toBe(200);
+    await driven.browser.close();
 
     // A render of the dashboard in one call: green (cookie, localStorage and IndexedDB all there).
     const withState = await svc.post('/v1/render', {
@@ -249,13 +249,13 @@ describe('saved browser state', () => {
     const big = await openSession({ url: `${site.origin}/login` });
     const driven = await drive(big.cdpUrl);
     await driven.page.evaluate(`localStorage.setItem('blob', 'x'.repeat(300000))`);
-    await driven.browser.close();
     const over = await svc.post(`/v1/sessions/${big.id}/state`, { name: 'too-big' });
     expect(over.status).toBe(413);
     expect(String(over.body['error'])).toMatch(
       /^state too-big is \d+ bytes, over MAX_STATE_BYTES \(200000\)$/,
     );
     await svc.call(`/v1/sessions/${big.id}`, { method: 'DELETE' });
+    await driven.browser.close();
     expect((await svc.call('/v1/states/too-big', { method: 'DELETE' })).status).toBe(404);
     const deleted = await svc.call('/v1/states/on-close', { method: 'DELETE' });
     expect(await deleted.json()).toEqual({ name: 'on-close', deleted: true });
