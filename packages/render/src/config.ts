@@ -71,6 +71,8 @@ export interface RenderConfig {
   readonly artifactMaxBytes: number;
   /** BROWSER_MAX_MEMORY: one browser's memory bound in bytes; undefined for `off`. */
   readonly browserMaxMemory: number | undefined;
+  /** SESSION_POOL_SIZE: session browsers launched ahead of their sessions; 0 for none. */
+  readonly sessionPoolSize: number;
   /** SESSION_MAX_PAGES: pages (tabs and popups) one session may have open at once. */
   readonly sessionMaxPages: number;
   /** PAGE_MAX_HEAP_MB: V8 heap bound of a render's page, in MiB; undefined for Chromium's own (0). */
@@ -175,6 +177,7 @@ const shape = {
   SESSION_MAX_PAGES: envInt(20, 1, 1000),
   STATE_KEY: envString(),
   MAX_STATE_BYTES: envInt(10 * MiB, 1024, 1024 * MiB),
+  SESSION_POOL_SIZE: envInt(1, 0, 64),
   ...clusterShape,
 };
 
@@ -204,6 +207,11 @@ export function findExecutable(
   return undefined;
 }
 
+/** The default pool is never larger than MAX_SESSIONS (none when sessions are off). */
+function poolSize(e: { SESSION_POOL_SIZE: number; MAX_SESSIONS: number }): number {
+  return Math.min(e.SESSION_POOL_SIZE, e.MAX_SESSIONS);
+}
+
 /** Parses the render service's environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): RenderConfig {
   const { values: e, problems } = collectEnv(shape, env);
@@ -229,9 +237,19 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
   }
   const uids = uidRange(env.BROWSER_UIDS ?? DEFAULT_BROWSER_UIDS);
   if (!uids) problems.push('BROWSER_UIDS must be a range such as 64000-64999, or off');
-  else if (uids !== 'off' && e && uids.last - uids.first < e.MAX_SESSIONS) {
-    // One uid per session's browser, and one for the warm browser of renders.
-    problems.push(`BROWSER_UIDS must hold at least MAX_SESSIONS + 1 (${e.MAX_SESSIONS + 1}) uids`);
+  else if (uids !== 'off' && e && uids.last - uids.first < e.MAX_SESSIONS + poolSize(e)) {
+    // One uid per session's browser, one per pooled browser, and one for the warm browser of
+    // renders.
+    const needed = e.MAX_SESSIONS + poolSize(e) + 1;
+    problems.push(
+      `BROWSER_UIDS must hold at least MAX_SESSIONS + SESSION_POOL_SIZE + 1 (${needed}) uids`,
+    );
+  }
+  if (e && env.SESSION_POOL_SIZE !== undefined && e.SESSION_POOL_SIZE > e.MAX_SESSIONS) {
+    // A pooled browser nobody can claim would only hold memory.
+    problems.push(
+      `SESSION_POOL_SIZE must not exceed MAX_SESSIONS (${e.MAX_SESSIONS}); 0 turns the pool off`,
+    );
   }
   const badHost = e?.ALLOWED_PUBLIC_HOSTS.find((h) => !PUBLIC_HOST_PATTERN.test(h));
   if (badHost !== undefined) {
@@ -296,6 +314,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     sessionMaxPages: e.SESSION_MAX_PAGES,
     stateKey,
     maxStateBytes: e.MAX_STATE_BYTES,
+    sessionPoolSize: poolSize(e),
     cluster,
   });
 }

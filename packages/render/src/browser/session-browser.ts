@@ -1,10 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, errors, type BrowserContext, type Page, type Request } from 'playwright-core';
+import {
+  chromium,
+  errors,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+  type Request,
+} from 'playwright-core';
 import { profileContextOptions, type ContextProfile } from './profile-context.js';
 import { renderErrors } from '../errors.js';
 import type { Cookie } from './capture.js';
 import { navigationReason, playwrightReason } from './playwright-text.js';
+import { ProfileEmulation, type EmulatedProfile } from './profile-emulation.js';
 import { screenshotOnPaintedFrame } from './screenshot-retry.js';
 import { applyStorageState, readStorageState, type StorageState } from './storage-state.js';
 import {
@@ -37,6 +45,20 @@ export interface SessionBrowserOptions extends ContextProfile {
   ignoreHTTPSErrors: boolean;
 }
 
+/** What a pooled session browser is launched with: no profile, headers or cookies yet. */
+export type PooledBrowserOptions = Pick<
+  SessionBrowserOptions,
+  'executablePath' | 'args' | 'env' | 'chromiumSandbox' | 'userDataDir'
+>;
+
+/** What a session starts from: a saved state, then its own cookies over it. */
+type SessionStart = Pick<SessionBrowserOptions, 'cookies' | 'state'>;
+
+/** What a session brings to the pooled browser it claims (docs/sessions.md#the-warm-pool). */
+export interface SessionClaim extends EmulatedProfile, SessionStart {
+  headers: Readonly<Record<string, string>>;
+}
+
 export interface SessionScreenshotOptions {
   selector?: string | undefined;
   fullPage?: boolean | undefined;
@@ -49,6 +71,29 @@ export class NoOpenPageError extends Error {
   constructor() {
     super('the session has no open page');
     this.name = 'NoOpenPageError';
+  }
+}
+
+/**
+ * A session's saved state, then its cookies (which win over it), on the context; either refused by
+ * the browser answers 400 naming its field.
+ */
+async function startFrom(context: BrowserContext, start: SessionStart): Promise<void> {
+  if (start.state) {
+    await applyStorageState(context, start.state).catch((err: unknown) => {
+      throw renderErrors.error('SESSION_INPUT_INVALID', {
+        field: 'state',
+        reason: err instanceof Error ? err.message : String(err),
+      });
+    });
+  }
+  if (start.cookies.length > 0) {
+    await context.addCookies([...start.cookies]).catch((err: unknown) => {
+      throw renderErrors.error('SESSION_INPUT_INVALID', {
+        field: 'cookies',
+        reason: playwrightReason(err),
+      });
+    });
   }
 }
 
@@ -89,6 +134,8 @@ export class SessionBrowser {
   private readonly targetIds = new WeakMap<Page, string>();
   private readonly pageListeners = new Set<() => void>();
   private closing = false;
+  /** A pooled browser's profile, applied by the service's own CDP connection once claimed. */
+  private emulation: ProfileEmulation | undefined;
 
   private constructor(
     private readonly context: BrowserContext,
@@ -104,21 +151,46 @@ export class SessionBrowser {
   }
 
   static async launch(options: SessionBrowserOptions): Promise<SessionBrowser> {
+    return SessionBrowser.open(
+      options,
+      {
+        ...profileContextOptions(options),
+        ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
+        extraHTTPHeaders: { ...options.headers },
+        ignoreHTTPSErrors: options.ignoreHTTPSErrors,
+      },
+      // The profile's user agent for every context, a client's own included.
+      options.userAgent === undefined ? [] : [`--user-agent=${options.userAgent}`],
+      options,
+    );
+  }
+
+  /**
+   * A browser for the warm pool (docs/sessions.md#the-warm-pool): launched, sandboxed and behind
+   * its proxy channel like a session's, with no profile until claim() gives it one. No viewport
+   * of Playwright's own, so that the claimed profile's is the only one.
+   */
+  static async prelaunch(options: PooledBrowserOptions): Promise<SessionBrowser> {
+    return SessionBrowser.open(options, { viewport: null }, [], { cookies: [] });
+  }
+
+  private static async open(
+    options: PooledBrowserOptions,
+    contextOptions: BrowserContextOptions,
+    extraArgs: readonly string[],
+    start: SessionStart,
+  ): Promise<SessionBrowser> {
     const context = await chromium.launchPersistentContext(options.userDataDir, {
       executablePath: options.executablePath,
       args: [
         ...options.args,
         '--remote-debugging-address=127.0.0.1',
         '--remote-debugging-port=0',
-        // The profile's user agent for every context, a client's own included.
-        ...(options.userAgent === undefined ? [] : [`--user-agent=${options.userAgent}`]),
+        ...extraArgs,
       ],
       env: { ...options.env },
       chromiumSandbox: options.chromiumSandbox,
-      ...profileContextOptions(options),
-      ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
-      extraHTTPHeaders: { ...options.headers },
-      ignoreHTTPSErrors: options.ignoreHTTPSErrors,
+      ...contextOptions,
       acceptDownloads: false,
       // Shutdown is ours: on SIGTERM the recorder stops and the video is stitched before the
       // browser closes (docs/sessions.md#recording); Playwright would otherwise kill it first.
@@ -128,22 +200,7 @@ export class SessionBrowser {
       timeout: 30_000,
     });
     try {
-      if (options.state) {
-        await applyStorageState(context, options.state).catch((err: unknown) => {
-          throw renderErrors.error('SESSION_INPUT_INVALID', {
-            field: 'state',
-            reason: err instanceof Error ? err.message : String(err),
-          });
-        });
-      }
-      if (options.cookies.length > 0) {
-        await context.addCookies([...options.cookies]).catch((err: unknown) => {
-          throw renderErrors.error('SESSION_INPUT_INVALID', {
-            field: 'cookies',
-            reason: playwrightReason(err),
-          });
-        });
-      }
+      await startFrom(context, start);
       const browser = new SessionBrowser(context, await devToolsEndpoint(options.userDataDir));
       if (context.pages().length === 0) await context.newPage();
       return browser;
@@ -151,6 +208,25 @@ export class SessionBrowser {
       await context.close().catch(() => undefined);
       throw err;
     }
+  }
+
+  /**
+   * Gives a pooled browser its session's profile, headers and cookies, with the answers inside
+   * the page a freshly launched one gives (browser/profile-emulation.ts), for every page of every
+   * context, now and later.
+   */
+  async claim(claim: SessionClaim): Promise<void> {
+    this.emulation = await ProfileEmulation.start(this.wsEndpoint, claim);
+    // Playwright's own connection sets the colour scheme of each new page to its context's
+    // default as it attaches; the page's own setting, through Playwright, makes it the profile's.
+    const colorScheme = claim.colorScheme;
+    const emulateMedia = (page: Page): void => {
+      page.emulateMedia({ colorScheme }).catch(() => undefined);
+    };
+    this.context.on('page', emulateMedia);
+    await Promise.all(this.context.pages().map((page) => page.emulateMedia({ colorScheme })));
+    await this.context.setExtraHTTPHeaders({ ...claim.headers });
+    await startFrom(this.context, claim);
   }
 
   /** The browser's own `/json/version` document (Browser, Protocol-Version, User-Agent, …). */
@@ -399,6 +475,7 @@ export class SessionBrowser {
 
   async close(): Promise<void> {
     this.closing = true;
+    this.emulation?.close();
     await this.context.close().catch(() => undefined);
   }
 

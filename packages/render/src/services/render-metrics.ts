@@ -17,6 +17,20 @@ export type FailureCause =
   | 'aborted'
   | 'internal';
 
+/** The warm pool's figures (sessions/session-pool.ts keeps them; this reads them). */
+export interface PoolCounts {
+  size: number;
+  idle: number;
+  claims: number;
+  misses: number;
+}
+
+/** A counter whose running total is kept elsewhere, at that total. */
+function setCounter(counter: Counter, total: number): void {
+  counter.reset();
+  counter.inc(total);
+}
+
 export class RenderMetrics {
   readonly registry = new Registry();
   #proxyChannels: () => number = () => 0;
@@ -69,6 +83,45 @@ export class RenderMetrics {
     help: 'Destinations the guard proxy refused (private address space).',
     registers: [this.registry],
   });
+  #pool: () => PoolCounts = () => ({ size: 0, idle: 0, claims: 0, misses: 0 });
+  readonly poolSize = new Gauge({
+    name: 'havn_session_pool_size',
+    help: 'SESSION_POOL_SIZE: session browsers the warm pool keeps launched (docs/sessions.md#the-warm-pool).',
+    registers: [this.registry],
+    collect: () => {
+      this.poolSize.set(this.#pool().size);
+    },
+  });
+  readonly poolIdle = new Gauge({
+    name: 'havn_session_pool_idle',
+    help: 'Pooled session browsers launched and waiting for a session (0 while memory is short).',
+    registers: [this.registry],
+    collect: () => {
+      this.poolIdle.set(this.#pool().idle);
+    },
+  });
+  readonly poolClaims = new Counter({
+    name: 'havn_session_pool_claims_total',
+    help: 'Sessions that started on a pooled browser.',
+    registers: [this.registry],
+    collect: () => {
+      setCounter(this.poolClaims, this.#pool().claims);
+    },
+  });
+  readonly poolMisses = new Counter({
+    name: 'havn_session_pool_misses_total',
+    help: 'Sessions that found no pooled browser idle and launched their own.',
+    registers: [this.registry],
+    collect: () => {
+      setCounter(this.poolMisses, this.#pool().misses);
+    },
+  });
+
+  /** Where the havn_session_pool_* figures are read from at each scrape. */
+  countSessionPool(source: () => PoolCounts): void {
+    this.#pool = source;
+  }
+
   readonly memoryKills = new Counter({
     name: 'havn_browser_memory_kills_total',
     help: 'Browsers stopped for going over BROWSER_MAX_MEMORY, the warm one of renders or a session.',

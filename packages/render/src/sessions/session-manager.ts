@@ -1,5 +1,4 @@
-import { chmod, mkdir, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomToken, type HostPolicy, type Logger, type Resolver } from '@havn/shared';
 import { renderErrors } from '../errors.js';
@@ -7,7 +6,7 @@ import { SessionBrowser } from '../browser/session-browser.js';
 import type { ArtifactDescriptor, ArtifactStore, Labels } from '../artifacts/artifact-store.js';
 import type { StateDescriptor } from '../artifacts/state-store.js';
 import type { BrowserRuntime } from '../browser/browser-runtime.js';
-import type { BrowserCgroup, MemoryWatch } from '../browser/memory-cgroup.js';
+import type { MemoryWatch } from '../browser/memory-cgroup.js';
 import { profileUserAgent } from '../browser/profile-context.js';
 import type { GuardProxy, ProxyChannel } from '../netguard/guard-proxy.js';
 import { judgeHops } from '../netguard/navigation-hops.js';
@@ -15,12 +14,14 @@ import { checkRenderUrl } from '../netguard/url-check.js';
 // Sessions save and start from the states renders start from too: one keeper of them.
 import type { BrowserStates } from '../services/browser-states.js';
 import { sessionAddressCheck } from './address-checks.js';
+import { BrowserSlot } from './browser-slot.js';
 import type { Profile } from '../profiles.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recording/recorder.js';
 import { ClosedSessions, type ClosedSession, type CloseReason } from './closed-sessions.js';
 import { Session } from './session.js';
 import { SessionDownloads } from './downloads/session-downloads.js';
 import type { SessionConfig } from './session-config.js';
+import type { PooledBrowser, SessionPool } from './session-pool.js';
 import type { CreateSessionBody, ScreenshotBody } from './session-schemas.js';
 
 // Opens, leases, reaps and closes browser sessions (docs/sessions.md). Closing is the same
@@ -62,6 +63,8 @@ export interface SessionManagerDeps {
   closedKeepMs?: number;
   /** Called when a session's browser went over BROWSER_MAX_MEMORY and was stopped (/metrics). */
   onOverMemory?: () => void;
+  /** The warm pool (docs/sessions.md#the-warm-pool); without it every session launches its own. */
+  pool?: SessionPool;
 }
 
 /** The create and screenshot bodies: the types come from the route schemas. */
@@ -135,38 +138,36 @@ export class SessionManager {
       throw renderErrors.error('SESSIONS_FULL', { max: this.deps.config.maxSessions });
     }
     this.starting++;
-    const dir = await realpath(await mkdtemp(join(this.deps.tmpDir ?? tmpdir(), 'havn-session-')));
-    let channel: ProxyChannel | undefined;
-    let uid: number | undefined;
-    let browser: SessionBrowser | undefined;
+    const insecureTls = this.deps.allowInsecureTls && input.insecureTls === true;
+    // Pooled browsers trust certificates as every browser does: insecureTls launches its own.
+    const pooled: PooledBrowser | undefined = insecureTls ? undefined : this.deps.pool?.claim();
+    let slot: BrowserSlot | undefined = pooled?.slot;
+    let browser: SessionBrowser | undefined = pooled?.browser;
     let recorder: Recorder | undefined;
-    let cgroup: BrowserCgroup | undefined;
     let memory: MemoryWatch | undefined;
     const cleanup = async (): Promise<void> => {
       memory?.stop();
-      await channel?.close();
-      await cgroup?.remove();
-      this.deps.runtime.release(uid);
+      await slot?.release();
     };
     try {
-      const { home, downloadDir, workDir } = await sessionFolders(dir);
-      // Its home and downloads are the browser's own: the only places it may write. The folder
-      // above them, and `work/` (frames, the video, kept downloads), are the service's.
-      uid = await this.deps.runtime.acquire([home, downloadDir]);
-      // docs/render.md#memory-bounds: the browser's own memory cgroup, when the host has one.
-      cgroup = this.deps.runtime.memory.create();
-      channel = await this.deps.proxy.openChannel({ keepRefusals: true });
-      const insecureTls = this.deps.allowInsecureTls && input.insecureTls === true;
-      browser = await SessionBrowser.launch({
-        ...this.deps.runtime.launch(channel.url, home, uid, cgroup),
-        userDataDir: join(dir, 'profile'),
+      slot ??= await BrowserSlot.open(this.deps);
+      const { dir, downloadDir, workDir, uid, cgroup, channel } = slot;
+      const claim = {
         ...profile,
         userAgent: profileUserAgent(this.deps.runtime.version, profile),
         headers: input.headers ?? {},
         cookies: input.cookies ?? [],
         state,
-        ignoreHTTPSErrors: insecureTls,
-      });
+      };
+      if (browser) {
+        await browser.claim(claim);
+      } else {
+        browser = await SessionBrowser.launch({
+          ...slot.launch,
+          ...claim,
+          ignoreHTTPSErrors: insecureTls,
+        });
+      }
       // docs/sessions.md#downloads: whatever the client sends, or with no client at all, from the
       // first page on; what comes before the session exists waits for it.
       const claimedDownloads = new Set<string>();
@@ -267,7 +268,7 @@ export class SessionManager {
       await recorder?.stop().catch(() => undefined);
       await browser?.close();
       await cleanup();
-      await rm(dir, { recursive: true, force: true });
+      if (slot) await rm(slot.dir, { recursive: true, force: true });
       throw err;
     } finally {
       this.starting--;
@@ -336,7 +337,10 @@ export class SessionManager {
   async closeAll(): Promise<void> {
     this.accepting = false;
     clearInterval(this.reaper);
-    await Promise.all(this.list().map((s) => this.close(s, 'service shutdown')));
+    await Promise.all([
+      this.deps.pool?.close(),
+      ...this.list().map((s) => this.close(s, 'service shutdown')),
+    ]);
     await Promise.all([...this.closingSessions].map((s) => s.closing ?? Promise.resolve([])));
   }
 
@@ -433,26 +437,4 @@ export class SessionManager {
     await recorder.start(browser);
     return recorder;
   }
-}
-
-/**
- * A session's folders (docs/render.md#browser-processes): `dir` and `work/` belong to the service
- * (the browser may pass through `dir`, not list or change it); `home/`, `profile/` (made by the
- * launcher) and `downloads/` are handed to the browser. So a name the service opens in a folder of
- * the browser's is always that folder's own entry: the browser cannot swap a folder above it for a
- * link.
- */
-async function sessionFolders(
-  dir: string,
-): Promise<{ home: string; downloadDir: string; workDir: string }> {
-  const home = join(dir, 'home');
-  const downloadDir = join(dir, 'downloads');
-  const workDir = join(dir, 'work');
-  await chmod(dir, 0o711);
-  await mkdir(home);
-  await mkdir(downloadDir);
-  await mkdir(workDir, { mode: 0o700 });
-  // Where Chromium downloads when nobody set a behaviour ($HOME/Downloads): the watched folder.
-  await symlink(downloadDir, join(home, 'Downloads'));
-  return { home, downloadDir, workDir };
 }

@@ -1,8 +1,13 @@
+import { memoryIsShort } from '../browser/memory-pressure.js';
 import { resolveProfile } from '../profiles.js';
 import type { ServerExtension } from '../server-context.js';
 import { ClusterRouting } from './cluster-routing.js';
 import { SessionManager, type SessionManagerDeps } from './session-manager.js';
+import { SessionPool } from './session-pool.js';
 import { sessionRoutes } from './sessions.routes.js';
+
+/** With BROWSER_MAX_MEMORY=off, memory is short for the pool below this much available. */
+const MIN_FREE_FOR_POOL = 512 * 1024 * 1024;
 
 // Browser sessions as an extension of the render service: buildServer registers it after the
 // core routes and hands it the renders' own config, store, guard proxy, policy and authenticator
@@ -39,6 +44,16 @@ export function sessionsExtension(
         maxDownloadBytes: config.sessionMaxDownloadBytes,
         maxPages: config.sessionMaxPages,
       };
+      // docs/sessions.md#the-warm-pool: idle browsers go first when memory is short.
+      const pool = new SessionPool({
+        size: config.sessionPoolSize,
+        proxy: ctx.proxy,
+        runtime: ctx.runtime,
+        log: ctx.log,
+        underPressure: () => memoryIsShort(config.browserMaxMemory ?? MIN_FREE_FOR_POOL),
+        tmpDir: overrides.tmpDir,
+      });
+      ctx.metrics.countSessionPool(() => pool.stats());
       manager = new SessionManager({
         config: sessionConfig,
         // Behind the service's own guard proxy, with the very flags one-shot renders use.
@@ -56,6 +71,7 @@ export function sessionsExtension(
         onOverMemory: () => {
           ctx.metrics.memoryKills.inc({ browser: 'session' });
         },
+        pool,
         ...overrides,
       });
       if (ctx.cluster) {

@@ -38,3 +38,19 @@ export function processesWithHome(home: string): number[] {
     })
     .map(Number);
 }
+
+/** Live processes whose HOME is `dir` or below it (every browser of a session folder's parent). */
+export function processesWithHomeUnder(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      const state = /\) (\S)/.exec(readProc(pid, 'stat') ?? '')?.[1];
+      if (state === undefined || state === 'Z') return false;
+      const home = readProc(pid, 'environ')
+        ?.split('\0')
+        .find((v) => v.startsWith('HOME='))
+        ?.slice('HOME='.length);
+      return home !== undefined && (home === dir || home.startsWith(`${dir}/`));
+    })
+    .map(Number);
+}
