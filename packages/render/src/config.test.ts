@@ -110,8 +110,8 @@ describe('loadConfig', () => {
     expect(() =>
       loadConfig({ ...base, BROWSER_UIDS: '5-1', CDP_MAX_MESSAGE_BYTES: '10', MAX_VIEWPORT: '0' }),
     ).toThrow(/MAX_VIEWPORT[\s\S]*CDP_MAX_MESSAGE_BYTES[\s\S]*BROWSER_UIDS must be a range/);
-    expect(() => loadConfig({ ...base, BROWSER_UIDS: '70000-70003', MAX_SESSIONS: '4' })).toThrow(
-      /BROWSER_UIDS must hold at least MAX_SESSIONS \+ 1 \(5\) uids/,
+    expect(() => loadConfig({ ...base, BROWSER_UIDS: '70000-70004', MAX_SESSIONS: '4' })).toThrow(
+      /BROWSER_UIDS must hold at least MAX_SESSIONS \+ SESSION_POOL_SIZE \+ 1 \(6\) uids/,
     );
   });
 
@@ -138,6 +138,30 @@ describe('loadConfig', () => {
       expect(message).toContain('STATE_KEY must be 32 random bytes in base64');
       expect(message).not.toContain(bad);
     }
+  });
+
+  it('takes SESSION_POOL_SIZE, at most MAX_SESSIONS, and names a bad one', () => {
+    expect(loadConfig(base).sessionPoolSize).toBe(1);
+    expect(loadConfig({ ...base, SESSION_POOL_SIZE: '0' }).sessionPoolSize).toBe(0);
+    expect(loadConfig({ ...base, SESSION_POOL_SIZE: '3', MAX_SESSIONS: '3' }).sessionPoolSize).toBe(
+      3,
+    );
+    // The default pool never outgrows the sessions: none when sessions are off.
+    expect(loadConfig({ ...base, MAX_SESSIONS: '0' }).sessionPoolSize).toBe(0);
+    expect(() => loadConfig({ ...base, SESSION_POOL_SIZE: 'two' })).toThrow(
+      'SESSION_POOL_SIZE must be a whole number from 0 to 64 (got "two")',
+    );
+    expect(() => loadConfig({ ...base, SESSION_POOL_SIZE: '5', MAX_SESSIONS: '4' })).toThrow(
+      'SESSION_POOL_SIZE must not exceed MAX_SESSIONS (4); 0 turns the pool off',
+    );
+    expect(() =>
+      loadConfig({
+        ...base,
+        BROWSER_UIDS: '70000-70009',
+        MAX_SESSIONS: '8',
+        SESSION_POOL_SIZE: '2',
+      }),
+    ).toThrow(/BROWSER_UIDS must hold at least MAX_SESSIONS \+ SESSION_POOL_SIZE \+ 1 \(11\) uids/);
   });
 
   it('parses ALLOWED_HOSTS as a comma-separated list', () => {

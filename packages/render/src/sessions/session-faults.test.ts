@@ -39,6 +39,8 @@ beforeAll(async () => {
     ARTIFACT_DIR: join(dir, 'artifacts'),
     ALLOWED_HOSTS: 'localhost',
     FFMPEG_PATH: ffmpeg,
+    // The tests count the session's own browser: no pooled one beside it.
+    SESSION_POOL_SIZE: '0',
   });
   app = await composeServer({
     config,
