@@ -2,6 +2,7 @@ import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { availableMemory } from '../browser/memory-pressure.js';
 import { BUILT_IN_PROFILES } from '../profiles.js';
 import { processesWithHomeUnder } from '../test-support/browser-processes.js';
 import { startFixtureServer, type FixtureServer } from '../test-support/fixture-server.js';
@@ -27,13 +28,24 @@ let fixture: FixtureServer;
 /** The request headers each page load sent to the fixture, by the `n` in its query. */
 const seen = new Map<string, { ua?: string; lang?: string }>();
 
+/** Memory the pooled side's pool sees as available: the kernel's, or none while this is set. */
+let memoryShort = false;
+
 async function start(poolSize: string): Promise<Side> {
   const tmp = await mkdtemp(join(tmpdir(), 'havn-pool-test-'));
   // The browsers' own uids pass through it to their session folders, as through the OS temp dir.
   await chmod(tmp, 0o711);
   const svc = await startService(
     { ALLOWED_HOSTS: 'localhost', MAX_SESSIONS: '2', SESSION_POOL_SIZE: poolSize },
-    { extensions: [sessionsExtension({ tmpDir: tmp })] },
+    {
+      extensions: [
+        sessionsExtension({
+          tmpDir: tmp,
+          memoryAvailable: () => (memoryShort ? 0 : availableMemory()),
+          poolCheckEveryMs: 200,
+        }),
+      ],
+    },
   );
   return { svc, tmp };
 }
@@ -202,6 +214,30 @@ describe('the warm pool of session browsers', () => {
       expect(await poolMetrics(pooled)).toMatchObject({ size: 1, claims: i + 1, misses: 0 });
     }
   }, 300_000);
+
+  it('gives its idle browsers back when memory runs short, and refills once memory is back', async () => {
+    await idleOne(pooled);
+    // Exhausting the machine's memory is not for a shared test run: the pool's reading says so.
+    memoryShort = true;
+    try {
+      await expect
+        .poll(async () => (await poolMetrics(pooled))['idle'], { timeout: 15_000 })
+        .toBe(0);
+      await expect.poll(() => processesWithHomeUnder(pooled.tmp), { timeout: 15_000 }).toEqual([]);
+      expect(await folders(pooled)).toEqual([]);
+      // Sessions still start, each on a browser of its own.
+      const { misses } = await poolMetrics(pooled);
+      const created = await pooled.svc.post('/v1/sessions', {});
+      expect(created.status).toBe(201);
+      expect(await poolMetrics(pooled)).toMatchObject({ idle: 0, misses: misses! + 1 });
+      const id = created.body['id'] as string;
+      expect((await pooled.svc.call(`/v1/sessions/${id}`, { method: 'DELETE' })).status).toBe(200);
+      expect(await folders(pooled)).toEqual([]);
+    } finally {
+      memoryShort = false;
+    }
+    await idleOne(pooled);
+  }, 60_000);
 
   it('kills idle pooled browsers at shutdown, leaving no process and no folder', async () => {
     await idleOne(pooled);

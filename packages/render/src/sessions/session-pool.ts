@@ -22,7 +22,7 @@ export interface SessionPoolDeps extends SlotDeps {
   /** True while the host is short of memory (browser/memory-pressure.ts). */
   underPressure: () => boolean;
   /** How often memory and failed launches are looked at again; default 5 s. */
-  checkEveryMs?: number;
+  checkEveryMs?: number | undefined;
 }
 
 export interface PoolStats {
@@ -106,14 +106,15 @@ export class SessionPool {
   /** Launches, one at a time, until the pool is full, unless memory is short. */
   private fill(): void {
     this.filling ??= (async () => {
-      while (!this.closed && this.idle.length < this.deps.size && !this.deps.underPressure()) {
+      while (this.wantsMore()) {
         const pooled = await this.launch().catch((err: unknown) => {
           // Tried again at the next check, not at once: a launch that fails tends to fail again.
           this.deps.log.error({ err }, 'the warm pool could not launch a session browser');
           return undefined;
         });
         if (!pooled) return;
-        if (this.closed) {
+        // Shutdown, or memory running short, while it launched.
+        if (!this.wantsMore()) {
           await discard(pooled);
           return;
         }
@@ -131,6 +132,10 @@ export class SessionPool {
     })().finally(() => {
       this.filling = undefined;
     });
+  }
+
+  private wantsMore(): boolean {
+    return !this.closed && this.idle.length < this.deps.size && !this.deps.underPressure();
   }
 
   private async launch(): Promise<PooledBrowser> {

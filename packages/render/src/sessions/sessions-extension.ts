@@ -19,11 +19,17 @@ export type SessionsExtensionOverrides = Partial<
     SessionManagerDeps,
     'reaperIntervalMs' | 'screenshotTimeoutMs' | 'stitchTimeoutMs' | 'tmpDir'
   >
->;
+> & {
+  /** Where the pool reads the memory available (the kernel's MemAvailable otherwise). */
+  memoryAvailable?: () => number | undefined;
+  /** How often the pool looks at memory again (5 s otherwise). */
+  poolCheckEveryMs?: number;
+};
 
 export function sessionsExtension(
   overrides: SessionsExtensionOverrides = {},
 ): ServerExtension & { manager(): SessionManager | undefined; drain(): Promise<void> } {
+  const { memoryAvailable, poolCheckEveryMs, ...managerOverrides } = overrides;
   let manager: SessionManager | undefined;
   let drainTimeoutMs = 0;
   let routing: ClusterRouting | undefined;
@@ -50,8 +56,10 @@ export function sessionsExtension(
         proxy: ctx.proxy,
         runtime: ctx.runtime,
         log: ctx.log,
-        underPressure: () => memoryIsShort(config.browserMaxMemory ?? MIN_FREE_FOR_POOL),
-        tmpDir: overrides.tmpDir,
+        underPressure: () =>
+          memoryIsShort(config.browserMaxMemory ?? MIN_FREE_FOR_POOL, memoryAvailable),
+        checkEveryMs: poolCheckEveryMs,
+        tmpDir: managerOverrides.tmpDir,
       });
       ctx.metrics.countSessionPool(() => pool.stats());
       manager = new SessionManager({
@@ -72,7 +80,7 @@ export function sessionsExtension(
           ctx.metrics.memoryKills.inc({ browser: 'session' });
         },
         pool,
-        ...overrides,
+        ...managerOverrides,
       });
       if (ctx.cluster) {
         routing = new ClusterRouting(ctx.cluster, manager, ctx.auth, ctx.log);
