@@ -184,10 +184,17 @@ describe('the warm pool of session browsers', () => {
   });
 
   it('answers inside the page exactly as a fresh browser does, for every built-in profile', async () => {
+    let claimed: string[] = [];
     for (const [i, profile] of BUILT_IN_PROFILES.entries()) {
-      await idleOne(pooled);
-      const before = await folders(pooled);
-      const expected = await probe(fresh, profile.name);
+      // The fresh side's session while the pool refills from the last claim.
+      const [expected] = await Promise.all([probe(fresh, profile.name), idleOne(pooled)]);
+      // The browser claimed last is gone with its session, folder and processes; this one is new.
+      const idle = await folders(pooled);
+      expect(idle).toHaveLength(1);
+      expect(claimed).not.toContain(idle[0]);
+      for (const gone of claimed)
+        expect(processesWithHomeUnder(join(pooled.tmp, gone))).toEqual([]);
+      claimed = idle;
       const got = await probe(pooled, profile.name);
       expect({ profile: profile.name, ...got }).toEqual({ profile: profile.name, ...expected });
       // What the profile says, so that two equal wrong answers cannot pass.
@@ -205,12 +212,6 @@ describe('the warm pool of session browsers', () => {
       expect(got.ownHeaders?.lang).toBe(profile.locale);
       expect(got.ownHeaders?.ua).toBe((got.own as { ua: string }).ua);
       expect(got.ownHeaders?.ua).not.toContain('Headless');
-      // The claimed browser is gone with its session, folder and processes; the next is new.
-      await idleOne(pooled);
-      const after = await folders(pooled);
-      expect(after).toHaveLength(1);
-      expect(before).not.toContain(after[0]);
-      for (const gone of before) expect(processesWithHomeUnder(join(pooled.tmp, gone))).toEqual([]);
       expect(await poolMetrics(pooled)).toMatchObject({ size: 1, claims: i + 1, misses: 0 });
     }
   }, 300_000);
@@ -224,7 +225,7 @@ describe('the warm pool of session browsers', () => {
         .poll(async () => (await poolMetrics(pooled))['idle'], { timeout: 15_000 })
         .toBe(0);
       await expect.poll(() => processesWithHomeUnder(pooled.tmp), { timeout: 15_000 }).toEqual([]);
-      expect(await folders(pooled)).toEqual([]);
+      await expect.poll(() => folders(pooled), { timeout: 15_000 }).toEqual([]);
       // Sessions still start, each on a browser of its own.
       const { misses } = await poolMetrics(pooled);
       const created = await pooled.svc.post('/v1/sessions', {});
