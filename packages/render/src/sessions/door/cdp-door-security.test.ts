@@ -99,7 +99,15 @@ describe.each(BROWSERS)('an attacker with a session token, against %s', (chromiu
           (e) => e.method === 'Browser.downloadProgress' && e.params?.['state'] === 'completed',
         );
         client.events.length = 0;
-        expect(readFileSync(join(dir, 'downloads', name), 'utf8')).toBe(`downloaded ${name}`);
+        // Kept from the session's own folder (which it then leaves) as an artifact.
+        const kept = async () => {
+          const { body } = await api('GET', `/v1/sessions/${session.id}`);
+          return (body['artifacts'] as { id: string; labels: Record<string, string> }[]).find(
+            (a) => a.labels['filename'] === name,
+          );
+        };
+        await expect.poll(kept, { timeout: 10_000 }).toBeDefined();
+        expect((await t.bytes((await kept())!.id)).toString()).toBe(`downloaded ${name}`);
         for (const outside of [process.cwd(), '/tmp', join(dir, '..')]) {
           expect(existsSync(join(outside, name)), `${downloadPath} → ${outside}`).toBe(false);
         }
