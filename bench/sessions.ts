@@ -9,7 +9,10 @@
 // checks cost. A third door judges everything but never stops reading the client while it waits
 // (`pause: false`, the door before docs/sessions.md#where-the-door-waits): door/unpaused is what
 // the backpressure costs. (c) The live view in a real browser. (d) Session start from a saved
-// state of 50 cookies and 1 MB of localStorage against none, alternated in the same run.
+// state of 50 cookies and 1 MB of localStorage against none, alternated in the same run. (e)
+// Session start as a Playwright client sees it, from the request to a connected connectOverCDP with
+// its page at about:blank, on a pooled browser (docs/sessions.md#the-warm-pool) against a second
+// service with SESSION_POOL_SIZE=0, alternated in the same run.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
@@ -58,6 +61,8 @@ async function serve(): Promise<void> {
     ALLOWED_HOSTS: 'localhost',
     // Saved browser states are sealed under a key (docs/sessions.md#log-in-once-render-many-times).
     STATE_KEY: randomBytes(32).toString('base64'),
+    // (e) runs a second service with the pool off.
+    SESSION_POOL_SIZE: process.env['BENCH_SESSION_POOL_SIZE'] ?? '1',
   });
   const sessions = sessionsExtension();
   const app = await composeServer({
@@ -284,10 +289,12 @@ if (process.argv.includes('--serve')) {
   await measure();
 }
 
-async function measure(): Promise<void> {
+/** A service in a child process running this same file; `ask` sends a message and awaits its reply. */
+async function startService(poolSize: string) {
   const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
     // The child runs this same TypeScript file: give it tsx's loader.
     execArgv: ['--import', import.meta.resolve('tsx/esm')],
+    env: { ...process.env, BENCH_SESSION_POOL_SIZE: poolSize },
   });
   const ask = <T>(msg?: object) =>
     new Promise<T>((resolve) => {
@@ -297,6 +304,57 @@ async function measure(): Promise<void> {
       if (msg !== undefined) child.send(msg);
     });
   const { base } = await ask<{ base: string }>();
+  return { base, ask };
+}
+
+/**
+ * (e) Request to a connected Playwright client with its page at about:blank: POST /v1/sessions,
+ * connectOverCDP on its cdpUrl, the default context's page. From the pool (once it holds an idle
+ * browser, as it does between sessions that do not arrive at once) against the pool off.
+ */
+async function pooledStart(
+  pooled: string,
+  fresh: string,
+  headers: Record<string, string>,
+): Promise<Record<string, number>> {
+  const idle = async () => {
+    const text = await (await fetch(`${pooled}/metrics`, { headers })).text();
+    return /^havn_session_pool_idle (\d+)$/m.exec(text)?.[1] === '1';
+  };
+  const start = async (base: string) => {
+    const t0 = performance.now();
+    const response = await fetch(`${base}/v1/sessions`, { method: 'POST', headers, body: '{}' });
+    if (response.status !== 201) throw new Error(`POST /v1/sessions answered ${response.status}`);
+    const { id, cdpUrl } = (await response.json()) as { id: string; cdpUrl: string };
+    const browser = await chromium.connectOverCDP(cdpUrl);
+    const page = browser.contexts()[0]?.pages()[0];
+    if (page?.url() !== 'about:blank') throw new Error(`the session's page is at ${page?.url()}`);
+    const ms = performance.now() - t0;
+    await browser.close();
+    await fetch(`${base}/v1/sessions/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: headers['authorization'] ?? '' },
+    });
+    return ms;
+  };
+  const times = { pool: [] as number[], off: [] as number[] };
+  for (let i = 0; i < SESSIONS; i++) {
+    while (!(await idle())) await new Promise((resolve) => setTimeout(resolve, 50));
+    times.pool.push(await start(pooled));
+    times.off.push(await start(fresh));
+  }
+  const p50 = (kind: 'pool' | 'off') => Math.round(percentile(times[kind], 50));
+  return {
+    'pool p50 ms': p50('pool'),
+    'pool p95 ms': Math.round(percentile(times.pool, 95)),
+    'off p50 ms': p50('off'),
+    'off p95 ms': Math.round(percentile(times.off, 95)),
+    'pool/off p50': Number((p50('pool') / p50('off')).toFixed(2)),
+  };
+}
+
+async function measure(): Promise<void> {
+  const { base, ask } = await startService('1');
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
   // (a) session start.
@@ -378,6 +436,9 @@ async function measure(): Promise<void> {
   }
   const live = await liveView(base, headers);
   const state = await stateStart(base, headers);
+  const off = await startService('0');
+  const pool = await pooledStart(base, off.base, headers);
+  await off.ask({ type: 'stop' });
   await ask({ type: 'stop' });
 
   printTable(`session start (POST /v1/sessions → 201, ${SESSIONS} sessions, ${chromiumPath})`, [
@@ -400,11 +461,16 @@ async function measure(): Promise<void> {
     `session start from a saved state (50 cookies, 1 MB of localStorage) against none, ${SESSIONS} each, alternated`,
     [state],
   );
+  printTable(
+    `session start to a connected Playwright client (connectOverCDP, page at about:blank): from the pool against SESSION_POOL_SIZE=0, ${SESSIONS} each, alternated`,
+    [pool],
+  );
   const [seq, piped] = rows;
   printSummary(
     'sessions',
     `start p50 ${Math.round(percentile(starts, 50))} ms, p95 ${Math.round(percentile(starts, 95))} ms; ` +
       `from a state +${state['added p50 ms']} ms p50 (goal <= +50); ` +
+      `to a connected client from the pool p50 ${pool['pool p50 ms']} ms against ${pool['off p50 ms']} ms with the pool off (${pool['pool/off p50']}; goal <= 80 ms); ` +
       `live view ${live.fps} fps (goal >= 10), click to frame p50 ${live['click→frame p50 ms']} ms, p95 ${live['click→frame p95 ms']} ms (goal p50 < 150); ` +
       `door/pipe ${Number(seq?.['door/pipe']).toFixed(2)} sequential, ${Number(piped?.['door/pipe']).toFixed(2)} with ${WINDOW} in flight (goal >= 0.95); ` +
       `backpressure cost: door/unpaused ${Number(seq?.['door/unpaused']).toFixed(2)} and ${Number(piped?.['door/unpaused']).toFixed(2)} (goal >= 0.95); ` +
