@@ -9,7 +9,8 @@
 // checks cost. A third door judges everything but never stops reading the client while it waits
 // (`pause: false`, the door before docs/sessions.md#where-the-door-waits): door/unpaused is what
 // the backpressure costs. (c) The live view in a real browser. (d) Session start from a saved
-// state of 50 cookies and 1 MB of localStorage against none, alternated in the same run. (e)
+// state of 50 cookies and 1 MB of localStorage against none, alternated in the same run, each
+// from a full warm pool. (e)
 // Session start as a Playwright client sees it, from the request to a connected connectOverCDP with
 // its page at about:blank, on a pooled browser (docs/sessions.md#the-warm-pool) against a second
 // service with SESSION_POOL_SIZE=0, alternated in the same run.
@@ -198,9 +199,25 @@ async function stateStart(
     const made = await api('POST', '/v1/sessions', { url: `${origin}/state` });
     const saved = await api('POST', `/v1/sessions/${String(made['id'])}/state`, { name: 'bench' });
     await api('DELETE', `/v1/sessions/${String(made['id'])}`);
+    // Both kinds start from a full warm pool (docs/sessions.md#the-warm-pool), so that the
+    // difference is the state's alone, not a claim against a launch.
+    const poolFull = async () => {
+      for (let i = 0; i < 1000; i++) {
+        const metrics = await (
+          await fetch(`${base}/metrics`, {
+            headers: { authorization: headers['authorization'] ?? '' },
+          })
+        ).text();
+        const gauge = (name: string) =>
+          new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)`, 'm').exec(metrics)?.[1];
+        if (gauge('havn_session_pool_idle') === gauge('havn_session_pool_size')) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
     const times = { with: [] as number[], without: [] as number[] };
     for (let i = 0; i < SESSIONS; i++) {
       for (const kind of ['without', 'with'] as const) {
+        await poolFull();
         const t0 = performance.now();
         const opened = await api('POST', '/v1/sessions', kind === 'with' ? { state: 'bench' } : {});
         times[kind].push(performance.now() - t0);
