@@ -224,34 +224,35 @@ export class ProfileEmulation {
     );
   }
 
-  /** The profile on one target, then the target let go (it runs once every debugger lets go). */
+  /**
+   * The profile on one target, then the target let go. As Playwright does, the overrides are sent
+   * and the target resumed at once, without waiting for their answers: a session handles its
+   * commands in order, so they are in before the page runs, and some of them are only answered
+   * once it does.
+   */
   private async apply(
     sessionId: string,
     target: TargetInfo,
     waitingForDebugger: boolean,
   ): Promise<void> {
-    try {
-      if (target.type === 'page') {
-        await Promise.all([
-          this.sizeWindow(sessionId),
-          ...pageOverrides(this.profile).map(([method, params]) =>
-            this.send(method, params, sessionId),
-          ),
-        ]);
-      } else {
-        // Workers have no Emulation domain: the user agent alone, as --user-agent gives them.
-        await this.send(
-          'Network.setUserAgentOverride',
-          { userAgent: this.profile.userAgent },
-          sessionId,
-        );
-      }
-    } catch {
-      // A target that closed meanwhile: nothing to apply to.
-    } finally {
-      if (waitingForDebugger) {
-        await this.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
-      }
-    }
+    const sent =
+      target.type === 'page'
+        ? [
+            this.sizeWindow(sessionId),
+            ...pageOverrides(this.profile).map(([method, params]) =>
+              this.send(method, params, sessionId),
+            ),
+          ]
+        : // Workers have no Emulation domain: the user agent alone, as --user-agent gives them.
+          [
+            this.send(
+              'Network.setUserAgentOverride',
+              { userAgent: this.profile.userAgent },
+              sessionId,
+            ),
+          ];
+    if (waitingForDebugger) sent.push(this.send('Runtime.runIfWaitingForDebugger', {}, sessionId));
+    // A target that closed meanwhile: nothing to apply to.
+    await Promise.all(sent.map((call) => call.catch(() => undefined)));
   }
 }
