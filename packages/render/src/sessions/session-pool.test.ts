@@ -240,6 +240,26 @@ describe('the warm pool of session browsers', () => {
     await idleOne(pooled);
   }, 60_000);
 
+  it('replaces an idle browser that dies, and removes what it left', async () => {
+    await idleOne(pooled);
+    const [dead] = await folders(pooled);
+    for (const pid of processesWithHomeUnder(pooled.tmp)) process.kill(pid, 'SIGKILL');
+    await expect
+      .poll(async () => (await folders(pooled)).filter((name) => name !== dead), {
+        timeout: 30_000,
+      })
+      .toHaveLength(1);
+    await idleOne(pooled);
+    expect(await folders(pooled)).not.toContain(dead);
+    // The new one serves a session.
+    const { claims } = await poolMetrics(pooled);
+    const created = await pooled.svc.post('/v1/sessions', {});
+    expect(created.status).toBe(201);
+    expect(await poolMetrics(pooled)).toMatchObject({ claims: claims! + 1 });
+    const id = created.body['id'] as string;
+    expect((await pooled.svc.call(`/v1/sessions/${id}`, { method: 'DELETE' })).status).toBe(200);
+  }, 60_000);
+
   it('kills idle pooled browsers at shutdown, leaving no process and no folder', async () => {
     await idleOne(pooled);
     expect(processesWithHomeUnder(pooled.tmp).length).toBeGreaterThan(0);
