@@ -19,7 +19,9 @@ import { startFixtureServer, type TestServer } from './test-support/fixture-serv
 // stitched. FFMPEG_PATH is a script of this test's own, swapped between cases.
 
 const TOKEN = 'service-token-session-faults-0123';
-const STITCH_TIMEOUT_MS = 2000;
+// Long enough for a real stitch of a few frames on a loaded two-core machine (it took over 2 s
+// there), short enough that the stuck case stays quick.
+const STITCH_TIMEOUT_MS = 8000;
 let app: App;
 let api: JsonApi;
 let base: string;
