@@ -53,7 +53,7 @@ export async function composeServer(options: {
   // docs/sessions.md#log-in-once-render-many-times: states live where artifacts do, so a cluster
   // shares them; they never expire with the artifacts.
   const states = new BrowserStates({
-    store: await openStateStore(config, pool),
+    store: openStateStore(config, pool),
     key: config.stateKey,
     maxBytes: config.maxStateBytes,
     log,
@@ -113,14 +113,9 @@ export async function composeServer(options: {
 }
 
 /** A cluster's states in its database; one process's in ARTIFACT_DIR/states. */
-async function openStateStore(
-  config: RenderConfig,
-  pool: pg.Pool | undefined,
-): Promise<StateStore> {
+function openStateStore(config: RenderConfig, pool: pg.Pool | undefined): StateStore {
   if (pool) return new PgStateStore(pool);
-  const store = new FsStateStore(join(config.artifactDir, 'states'), readDescriptor);
-  await store.init();
-  return store;
+  return new FsStateStore(join(config.artifactDir, 'states'), readDescriptor);
 }
 
 /**

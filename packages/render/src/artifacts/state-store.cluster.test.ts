@@ -40,13 +40,9 @@ const backends: {
     name: 'a folder',
     make: async () => {
       const dir = await mkdtemp(join(tmpdir(), 'havn-states-'));
-      const open = async () => {
-        const store = new FsStateStore(join(dir, 'states'), readDescriptor);
-        await store.init();
-        return store;
-      };
+      const open = () => new FsStateStore(join(dir, 'states'), readDescriptor);
       return {
-        stores: [await open(), await open()],
+        stores: [open(), open()],
         dir: join(dir, 'states'),
         done: () => rm(dir, { recursive: true, force: true }),
       };

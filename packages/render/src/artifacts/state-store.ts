@@ -37,17 +37,13 @@ export interface StateStore {
   remove(name: string): Promise<boolean>;
 }
 
-/** ARTIFACT_DIR/states: one file a state. */
+/** ARTIFACT_DIR/states: one file a state; the folder is made by the first save. */
 export class FsStateStore implements StateStore {
   constructor(
     private readonly dir: string,
     /** Reads a listing's descriptor from the front of a sealed file (state-seal.ts). */
     private readonly describe: (front: Buffer) => StateDescriptor | undefined,
   ) {}
-
-  async init(): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-  }
 
   #path(name: string): string {
     if (!STATE_NAME.test(name)) throw new Error(`not a state name: ${JSON.stringify(name)}`);
@@ -59,6 +55,7 @@ export class FsStateStore implements StateStore {
     // Written aside and renamed over: a reader (another instance on a shared folder too) finds
     // the old state or the new one, never half of either.
     const tmp = join(this.dir, `.${name}.${randomToken(6)}.tmp`);
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     try {
       await writeFile(tmp, sealed, { mode: 0o600 });
       await rename(tmp, path);
@@ -76,7 +73,7 @@ export class FsStateStore implements StateStore {
   }
 
   async list(): Promise<StateDescriptor[]> {
-    const names = (await readdir(this.dir))
+    const names = (await readdir(this.dir).catch(noFolder))
       .filter((n) => n.endsWith('.state') && STATE_NAME.test(n.slice(0, -6)))
       .sort();
     const found = await Promise.all(names.map((n) => this.#front(join(this.dir, n))));
@@ -106,6 +103,12 @@ export class FsStateStore implements StateStore {
       await file.close();
     }
   }
+}
+
+/** No entries where the folder is not there yet (no state was ever saved). */
+function noFolder(err: unknown): string[] {
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+  throw err;
 }
 
 interface Row {
