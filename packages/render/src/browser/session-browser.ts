@@ -75,12 +75,13 @@ export class NoOpenPageError extends Error {
 }
 
 /**
- * A session's saved state, then its cookies (which win over it), on the context; either refused by
- * the browser answers 400 naming its field.
+ * A session's saved state, then its cookies (which win over it), on the context, the state's
+ * storage written through `page`, its page at about:blank; either refused by the browser answers
+ * 400 naming its field.
  */
-async function startFrom(context: BrowserContext, start: SessionStart): Promise<void> {
+async function startFrom(context: BrowserContext, page: Page, start: SessionStart): Promise<void> {
   if (start.state) {
-    await applyStorageState(context, start.state).catch((err: unknown) => {
+    await applyStorageState(context, page, start.state).catch((err: unknown) => {
       throw renderErrors.error('SESSION_INPUT_INVALID', {
         field: 'state',
         reason: err instanceof Error ? err.message : String(err),
@@ -200,10 +201,9 @@ export class SessionBrowser {
       timeout: 30_000,
     });
     try {
-      await startFrom(context, start);
-      const browser = new SessionBrowser(context, await devToolsEndpoint(options.userDataDir));
-      if (context.pages().length === 0) await context.newPage();
-      return browser;
+      const page = context.pages()[0] ?? (await context.newPage());
+      await startFrom(context, page, start);
+      return new SessionBrowser(context, await devToolsEndpoint(options.userDataDir));
     } catch (err) {
       await context.close().catch(() => undefined);
       throw err;
@@ -216,17 +216,22 @@ export class SessionBrowser {
    * context, now and later.
    */
   async claim(claim: SessionClaim): Promise<void> {
-    this.emulation = await ProfileEmulation.start(this.wsEndpoint, claim);
-    // Playwright's own connection sets the colour scheme of each new page to its context's
-    // default as it attaches; the page's own setting, through Playwright, makes it the profile's.
-    const colorScheme = claim.colorScheme;
-    const emulateMedia = (page: Page): void => {
-      page.emulateMedia({ colorScheme }).catch(() => undefined);
+    const page = this.context.pages()[0] ?? (await this.context.newPage());
+    const emulate = async (): Promise<void> => {
+      this.emulation = await ProfileEmulation.start(this.wsEndpoint, claim);
+      // Playwright's own connection sets the colour scheme of each new page to its context's
+      // default as it attaches; the page's own setting, through Playwright, makes it the profile's.
+      const colorScheme = claim.colorScheme;
+      const emulateMedia = (page: Page): void => {
+        page.emulateMedia({ colorScheme }).catch(() => undefined);
+      };
+      this.context.on('page', emulateMedia);
+      await Promise.all(this.context.pages().map((page) => page.emulateMedia({ colorScheme })));
+      await this.context.setExtraHTTPHeaders({ ...claim.headers });
     };
-    this.context.on('page', emulateMedia);
-    await Promise.all(this.context.pages().map((page) => page.emulateMedia({ colorScheme })));
-    await this.context.setExtraHTTPHeaders({ ...claim.headers });
-    await startFrom(this.context, claim);
+    // The state goes in alongside the profile: neither waits for the other, and no client is
+    // attached before both are in.
+    await Promise.all([emulate(), startFrom(this.context, page, claim)]);
   }
 
   /** The browser's own `/json/version` document (Browser, Protocol-Version, User-Agent, …). */

@@ -1,4 +1,4 @@
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 
 // A browser context's saved state (docs/sessions.md#log-in-once-render-many-times), in the shape
 // Playwright's `storageState({ indexedDB: true })` writes and `setStorageState` reads: every
@@ -6,6 +6,7 @@ import type { BrowserContext } from 'playwright-core';
 
 /** Playwright's storage state; `origins[]` also carries `indexedDB` when it was asked for. */
 export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+type OriginState = StorageState['origins'][number];
 
 /** How long reading or applying a state may take before it counts as failed. */
 export const STATE_TIMEOUT_MS = 30_000;
@@ -31,16 +32,120 @@ export function readStorageState(context: BrowserContext): Promise<StorageState>
 }
 
 /**
- * Puts `state` into the context, replacing what it held. Playwright opens a page of its own and
- * answers every request of it itself, so applying touches no network. A failure names no cookie:
- * Playwright's message could quote one, and it would end up in a log.
+ * Runs in a document of the origin: its localStorage and IndexedDB as `o` describes them, in
+ * Playwright's shape (the page is new, so there is nothing of the origin's to remove first).
+ * A string, not a function's source, so that no build step can rewrite what the page runs.
+ */
+const RESTORE_ORIGIN = `async (o) => {
+  if (location.origin !== o.origin) throw new Error('the page is not at the origin');
+  const done = (r) => new Promise((ok, no) => { r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+  localStorage.clear();
+  for (const { name, value } of o.localStorage) localStorage.setItem(name, value);
+  for (const db of o.indexedDB ?? []) {
+    const open = indexedDB.open(db.name, db.version);
+    open.onupgradeneeded = () => {
+      for (const s of db.stores) {
+        const store = open.result.createObjectStore(s.name, { autoIncrement: s.autoIncrement, keyPath: s.keyPathArray ?? s.keyPath });
+        for (const i of s.indexes) store.createIndex(i.name, i.keyPathArray ?? i.keyPath, { unique: i.unique, multiEntry: i.multiEntry });
+      }
+    };
+    const handle = await done(open);
+    try {
+      if (handle.objectStoreNames.length === 0) continue;
+      const tx = handle.transaction(handle.objectStoreNames, 'readwrite');
+      for (const s of db.stores) for (const r of s.records) tx.objectStore(s.name).add(r.value, r.key);
+      await new Promise((ok, no) => { tx.oncomplete = ok; tx.onerror = () => no(tx.error); tx.onabort = () => no(tx.error); });
+    } finally {
+      handle.close();
+    }
+  }
+}`;
+
+/**
+ * Whether every IndexedDB key and value is plain JSON. Playwright writes others (dates, typed
+ * arrays, maps) `keyEncoded`/`valueEncoded`, in a form only its own restore script reads.
+ */
+function plainJson(state: StorageState): boolean {
+  type Databases = { stores: { records: object[] }[] }[];
+  return state.origins.every((origin) =>
+    ((origin as { indexedDB?: Databases }).indexedDB ?? []).every((db) =>
+      db.stores.every((store) =>
+        store.records.every((r) => !('keyEncoded' in r) && !('valueEncoded' in r)),
+      ),
+    ),
+  );
+}
+
+/**
+ * Each origin's storage through `cdp`, the page's own session: the page is sent to the origin,
+ * whose document this session answers itself, empty, so that no request leaves the browser (and
+ * any other request is refused); one evaluation then writes all of the origin's keys. The page
+ * ends at about:blank with no history to go back to, as a page without a state is found.
+ */
+async function restoreOrigins(cdp: CDPSession, origins: readonly OriginState[]): Promise<void> {
+  if (origins.length === 0) return;
+  const wanted = new Set(origins.map((o) => o.origin));
+  type Paused = { requestId: string; request: { url: string }; resourceType: string };
+  const answer = ({ requestId, request, resourceType }: Paused): void => {
+    const ours = resourceType === 'Document' && wanted.has(new URL(request.url).origin);
+    const sent = ours
+      ? cdp.send('Fetch.fulfillRequest', {
+          requestId,
+          responseCode: 200,
+          responseHeaders: [{ name: 'content-type', value: 'text/html' }],
+          body: '',
+        })
+      : cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
+    sent.catch(() => undefined);
+  };
+  cdp.on('Fetch.requestPaused', answer);
+  try {
+    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] });
+    for (const origin of origins) {
+      const { errorText } = await cdp.send('Page.navigate', { url: origin.origin });
+      if (errorText) throw new Error(`the page could not open ${origin.origin}: ${errorText}`);
+      const { exceptionDetails } = await cdp.send('Runtime.evaluate', {
+        expression: `(${RESTORE_ORIGIN})(${JSON.stringify(origin)})`,
+        awaitPromise: true,
+        returnByValue: true,
+      });
+      if (exceptionDetails) throw new Error(`restoring ${origin.origin} failed`);
+    }
+    await cdp.send('Page.navigate', { url: 'about:blank' });
+    await cdp.send('Page.resetNavigationHistory');
+  } finally {
+    cdp.off('Fetch.requestPaused', answer);
+    await cdp.send('Fetch.disable').catch(() => undefined);
+  }
+}
+
+/**
+ * Puts `state` into a fresh context through `page`, its one page at about:blank: the cookies in
+ * one call alongside each origin's storage written through the page itself, which Playwright's
+ * `setStorageState` does through a page it opens and closes, with its own interception, at
+ * several times the cost (docs/benchmarks.md#sessions-the-cdp-door). A state with IndexedDB
+ * values that are not plain JSON takes Playwright's path, whose script reads them. A failure
+ * names no cookie: the browser's message could quote one, and it would end up in a log.
  */
 export async function applyStorageState(
   context: BrowserContext,
+  page: Page,
   state: StorageState,
 ): Promise<void> {
+  const apply = async (): Promise<void> => {
+    if (!plainJson(state)) {
+      await context.setStorageState(state);
+      return;
+    }
+    const cdp = await context.newCDPSession(page);
+    try {
+      await Promise.all([context.addCookies(state.cookies), restoreOrigins(cdp, state.origins)]);
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
+  };
   try {
-    await withinStateTimeout(context.setStorageState(state), 'applying the state');
+    await withinStateTimeout(apply(), 'applying the state');
   } catch (err) {
     if (err instanceof Error && /timed out/.test(err.message)) throw err;
     // eslint-disable-next-line preserve-caught-error -- its message may quote a cookie, and a cause would carry it into a log
