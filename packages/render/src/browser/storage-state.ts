@@ -98,12 +98,33 @@ async function restoreOrigins(cdp: CDPSession, origins: readonly OriginState[]):
       : cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
     sent.catch(() => undefined);
   };
+  // Page.navigate can answer before the new document is the page's: each step waits for its
+  // commit, `done` telling when a committed URL is the one asked for.
+  type Navigated = { frame: { parentId?: string; url: string } };
+  const go = async (url: string, done: (committed: string) => boolean): Promise<void> => {
+    let onNavigated: ((event: Navigated) => void) | undefined;
+    const committed = new Promise<void>((resolve) => {
+      onNavigated = ({ frame }: Navigated) => {
+        if (frame.parentId === undefined && done(frame.url)) resolve();
+      };
+      cdp.on('Page.frameNavigated', onNavigated);
+    });
+    try {
+      const { errorText } = await cdp.send('Page.navigate', { url });
+      if (errorText) throw new Error(`the page could not open ${url}: ${errorText}`);
+      await committed;
+    } finally {
+      if (onNavigated) cdp.off('Page.frameNavigated', onNavigated);
+    }
+  };
   cdp.on('Fetch.requestPaused', answer);
   try {
-    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] });
+    await Promise.all([
+      cdp.send('Page.enable'),
+      cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] }),
+    ]);
     for (const origin of origins) {
-      const { errorText } = await cdp.send('Page.navigate', { url: origin.origin });
-      if (errorText) throw new Error(`the page could not open ${origin.origin}: ${errorText}`);
+      await go(origin.origin, (url) => new URL(url).origin === origin.origin);
       const { exceptionDetails } = await cdp.send('Runtime.evaluate', {
         expression: `(${RESTORE_ORIGIN})(${JSON.stringify(origin)})`,
         awaitPromise: true,
@@ -111,7 +132,7 @@ async function restoreOrigins(cdp: CDPSession, origins: readonly OriginState[]):
       });
       if (exceptionDetails) throw new Error(`restoring ${origin.origin} failed`);
     }
-    await cdp.send('Page.navigate', { url: 'about:blank' });
+    await go('about:blank', (url) => url === 'about:blank');
     await cdp.send('Page.resetNavigationHistory');
   } finally {
     cdp.off('Fetch.requestPaused', answer);
