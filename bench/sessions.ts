@@ -10,7 +10,8 @@
 // (`pause: false`, the door before docs/sessions.md#where-the-door-waits): door/unpaused is what
 // the backpressure costs. (c) The live view in a real browser. (d) Session start from a saved
 // state of 50 cookies and 1 MB of localStorage against none, alternated in the same run, each
-// from a full warm pool. (e)
+// from a full warm pool, and bare Playwright's newContext with the same state against without, on
+// the same Chromium, as the library's own cost. (e)
 // Session start as a Playwright client sees it, from the request to a connected connectOverCDP with
 // its page at about:blank, on a pooled browser (docs/sessions.md#the-warm-pool) against a second
 // service with SESSION_POOL_SIZE=0, alternated in the same run.
@@ -225,6 +226,7 @@ async function stateStart(
       }
     }
     const p50 = (kind: 'with' | 'without') => Math.round(percentile(times[kind], 50));
+    const bare = await bareStateStart(`${origin}/state`);
     return {
       cookies: Number(saved['cookies']),
       'state KiB': Math.round(Number(saved['bytes']) / 1024),
@@ -232,9 +234,45 @@ async function stateStart(
       'with p50 ms': p50('with'),
       'with p95 ms': Math.round(percentile(times.with, 95)),
       'added p50 ms': p50('with') - p50('without'),
+      ...bare,
     };
   } finally {
     pages.close();
+  }
+}
+
+/**
+ * The library's own cost for the same state, as the baseline for Havn's: bare Playwright on the
+ * same Chromium, `browser.newContext()` against `browser.newContext({ storageState })` with the
+ * state this page leaves (50 cookies, 1 MB of localStorage), each then a page at about:blank,
+ * alternated.
+ */
+async function bareStateStart(url: string): Promise<Record<string, number>> {
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+  try {
+    const source = await browser.newContext();
+    const page = await source.newPage();
+    await page.goto(url);
+    const storageState = await source.storageState();
+    await source.close();
+    const times = { with: [] as number[], without: [] as number[] };
+    for (let i = 0; i < SESSIONS; i++) {
+      for (const kind of ['without', 'with'] as const) {
+        const t0 = performance.now();
+        const context = await browser.newContext(kind === 'with' ? { storageState } : {});
+        await context.newPage();
+        times[kind].push(performance.now() - t0);
+        await context.close();
+      }
+    }
+    const p50 = (kind: 'with' | 'without') => Math.round(percentile(times[kind], 50));
+    return {
+      'Playwright without p50 ms': p50('without'),
+      'Playwright with p50 ms': p50('with'),
+      'Playwright added p50 ms': p50('with') - p50('without'),
+    };
+  } finally {
+    await browser.close();
   }
 }
 
@@ -486,7 +524,7 @@ async function measure(): Promise<void> {
   printSummary(
     'sessions',
     `start p50 ${Math.round(percentile(starts, 50))} ms, p95 ${Math.round(percentile(starts, 95))} ms; ` +
-      `from a state +${state['added p50 ms']} ms p50 (goal <= +50); ` +
+      `from a state +${state['added p50 ms']} ms p50 (goal <= +50; bare Playwright's own +${state['Playwright added p50 ms']} ms); ` +
       `to a connected client from the pool p50 ${pool['pool p50 ms']} ms against ${pool['off p50 ms']} ms with the pool off (${pool['pool/off p50']}; goal <= 80 ms); ` +
       `live view ${live.fps} fps (goal >= 10), click to frame p50 ${live['click→frame p50 ms']} ms, p95 ${live['click→frame p95 ms']} ms (goal p50 < 150); ` +
       `door/pipe ${Number(seq?.['door/pipe']).toFixed(2)} sequential, ${Number(piped?.['door/pipe']).toFixed(2)} with ${WINDOW} in flight (goal >= 0.95); ` +
