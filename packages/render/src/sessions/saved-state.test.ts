@@ -211,6 +211,29 @@ describe('saved browser state', () => {
     expect(logs).not.toContain(TOKEN);
   }, 120_000);
 
+  it('applies a state without a request to its site, and leaves no page to go back to', async () => {
+    const before = new Map(site.hits);
+    const c = await openSession({ state: 'crm-login' });
+    const inC = await drive(c.cdpUrl);
+    try {
+      // The service answered the origin's document itself: the site saw nothing.
+      expect(site.hits).toEqual(before);
+      // The client finds the page as a session without a state starts: blank, no history.
+      expect(inC.page.url()).toBe('about:blank');
+      expect(await inC.page.evaluate<number>('history.length')).toBe(1);
+      expect(await inC.page.goBack()).toBeNull();
+      // And the state is there when the client goes to the site.
+      await inC.page.goto(`${site.origin}/dashboard`);
+      await inC.page.waitForFunction(`document.title === 'checked'`);
+      expect(JSON.parse((await inC.page.textContent('#checks')) ?? '{}')).toMatchObject({
+        token: TOKEN,
+      });
+    } finally {
+      await inC.browser.close();
+      await svc.call(`/v1/sessions/${c.id}`, { method: 'DELETE' });
+    }
+  }, 120_000);
+
   it('saves as a session closes, and refuses bad names, unknown states and oversized ones', async () => {
     const s = await openSession({ url: `${site.origin}/login` });
     const bad = await svc.call(`/v1/sessions/${s.id}?saveState=Not%20A%20Name`, {
