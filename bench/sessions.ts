@@ -193,7 +193,9 @@ async function stateStart(
       headers: body === undefined ? { authorization: headers['authorization'] ?? '' } : headers,
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}`);
+    if (!response.ok) {
+      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+    }
     return (await response.json()) as Record<string, unknown>;
   };
   try {
