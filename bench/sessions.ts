@@ -174,6 +174,15 @@ const LIVE_PAGES: Readonly<Record<string, string>> = {
     "onclick=\"document.body.style.background=document.body.style.background==='black'?'white':'black'\">toggle</button>",
 };
 
+/** LIVE_PAGES on a loopback port, named `localhost` as the service's ALLOWED_HOSTS lets it. */
+async function serveLivePages(): Promise<{ pages: Server; origin: string }> {
+  const pages = createHttpServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }).end(LIVE_PAGES[req.url ?? ''] ?? '');
+  });
+  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+  return { pages, origin: `http://localhost:${(pages.address() as AddressInfo).port}` };
+}
+
 /**
  * Session start (POST /v1/sessions → 201) from a saved state of 50 cookies and 1 MB of
  * localStorage, against the same start without one, alternated so that both see the same load.
@@ -182,11 +191,7 @@ async function stateStart(
   base: string,
   headers: Record<string, string>,
 ): Promise<Record<string, number>> {
-  const pages = createHttpServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' }).end(LIVE_PAGES[req.url ?? ''] ?? '');
-  });
-  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-  const origin = `http://localhost:${(pages.address() as AddressInfo).port}`;
+  const { pages, origin } = await serveLivePages();
   const api = async (method: string, path: string, body?: object) => {
     const response = await fetch(`${base}${path}`, {
       method,
@@ -287,11 +292,7 @@ async function liveView(
   base: string,
   headers: Record<string, string>,
 ): Promise<Record<string, number>> {
-  const pages = createHttpServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' }).end(LIVE_PAGES[req.url ?? ''] ?? '');
-  });
-  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-  const origin = `http://localhost:${(pages.address() as AddressInfo).port}`;
+  const { pages, origin } = await serveLivePages();
   const viewer = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
   const open = async (path: string) => {
     const response = await fetch(`${base}/v1/sessions`, {
