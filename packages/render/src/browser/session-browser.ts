@@ -76,18 +76,12 @@ export class NoOpenPageError extends Error {
 
 /**
  * A session's saved state, then its cookies (which win over it), on the context, the state's
- * storage written through `page`, its page at about:blank; either refused by the browser answers
- * 400 naming its field.
+ * storage written through `page`, its page at about:blank. Cookies the browser refuses answer 400
+ * naming the field; a state is one the service wrote, so failing to apply it is the service's
+ * own failure (500, its reason in the log).
  */
 async function startFrom(context: BrowserContext, page: Page, start: SessionStart): Promise<void> {
-  if (start.state) {
-    await applyStorageState(context, page, start.state).catch((err: unknown) => {
-      throw renderErrors.error('SESSION_INPUT_INVALID', {
-        field: 'state',
-        reason: err instanceof Error ? err.message : String(err),
-      });
-    });
-  }
+  if (start.state) await applyStorageState(context, page, start.state);
   if (start.cookies.length > 0) {
     await context.addCookies([...start.cookies]).catch((err: unknown) => {
       throw renderErrors.error('SESSION_INPUT_INVALID', {

@@ -76,6 +76,28 @@ function plainJson(state: StorageState): boolean {
   );
 }
 
+/** How long a Page command waits out a document swap (`acrossSwap`). */
+const SWAP_WAIT_MS = 5_000;
+
+/**
+ * `command`, a Page command, sent again while the page is between two documents. Chromium moves
+ * the page's DevTools handler to the new document only after it commits: until then, Page
+ * commands answer "Not attached to an active page" (about one start from a state in fifty, back
+ * at about:blank). That answer is a race, not a verdict: ask again, for SWAP_WAIT_MS at most.
+ */
+async function acrossSwap<T>(command: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + SWAP_WAIT_MS;
+  for (;;) {
+    try {
+      return await command();
+    } catch (err) {
+      const swapping = err instanceof Error && /Not attached to an active page/.test(err.message);
+      if (!swapping || Date.now() >= deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}
+
 /**
  * Each origin's storage through `cdp`, the page's own session: the page is sent to the origin,
  * whose document this session answers itself, empty, so that no request leaves the browser (and
@@ -110,7 +132,7 @@ async function restoreOrigins(cdp: CDPSession, origins: readonly OriginState[]):
       cdp.on('Page.frameNavigated', onNavigated);
     });
     try {
-      const { errorText } = await cdp.send('Page.navigate', { url });
+      const { errorText } = await acrossSwap(() => cdp.send('Page.navigate', { url }));
       if (errorText) throw new Error(`the page could not open ${url}: ${errorText}`);
       await committed;
     } finally {
@@ -133,7 +155,7 @@ async function restoreOrigins(cdp: CDPSession, origins: readonly OriginState[]):
       if (exceptionDetails) throw new Error(`restoring ${origin.origin} failed`);
     }
     await go('about:blank', (url) => url === 'about:blank');
-    await cdp.send('Page.resetNavigationHistory');
+    await acrossSwap(() => cdp.send('Page.resetNavigationHistory'));
   } finally {
     cdp.off('Fetch.requestPaused', answer);
     await cdp.send('Fetch.disable').catch(() => undefined);
@@ -146,7 +168,8 @@ async function restoreOrigins(cdp: CDPSession, origins: readonly OriginState[]):
  * `setStorageState` does through a page it opens and closes, with its own interception, at
  * several times the cost (docs/benchmarks.md#sessions-the-cdp-door). A state with IndexedDB
  * values that are not plain JSON takes Playwright's path, whose script reads them. A failure
- * names no cookie: the browser's message could quote one, and it would end up in a log.
+ * says why with every cookie value blanked: the browser's message could quote one, and it ends
+ * up in the service log.
  */
 export async function applyStorageState(
   context: BrowserContext,
@@ -168,8 +191,9 @@ export async function applyStorageState(
   try {
     await withinStateTimeout(apply(), 'applying the state');
   } catch (err) {
-    if (err instanceof Error && /timed out/.test(err.message)) throw err;
+    let reason = err instanceof Error ? err.message : String(err);
+    for (const { value } of state.cookies) if (value) reason = reason.split(value).join('<cookie>');
     // eslint-disable-next-line preserve-caught-error -- its message may quote a cookie, and a cause would carry it into a log
-    throw new Error('the browser refused the saved state');
+    throw new Error(`the browser could not apply the saved state: ${reason}`);
   }
 }
