@@ -18,6 +18,7 @@ const KEY = randomBytes(32).toString('base64');
 /** The session cookie the site sets: a secret, so it must never be seen in a log line. */
 const SID = `sid-${randomBytes(12).toString('hex')}`;
 const TOKEN = `tok-${randomBytes(12).toString('hex')}`;
+const CHIPS = `chips-${randomBytes(12).toString('hex')}`;
 
 /**
  * A site with a login: the form sets an httpOnly cookie, and the page it answers stores a token
@@ -67,6 +68,18 @@ function loginSite(): Promise<FixtureServer> {
         tx.objectStore('profile').put({ id: 1, name: 'Ada Lovelace' });
         tx.oncomplete = () => { document.getElementById('state').textContent = 'stored'; }; });
     </script>`),
+    // A third party's partitioned cookie (CHIPS): 127.0.0.1 in a frame of the localhost page.
+    '/embed': (req, res) => {
+      const port = (req.headers.host ?? '').split(':')[1] ?? '';
+      page(`<iframe id="chips" src="http://127.0.0.1:${port}/chips"></iframe>`)(req, res);
+    },
+    '/chips': (req, res) => {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'set-cookie': `cp=${CHIPS}; Secure; SameSite=None; Partitioned; Path=/`,
+      });
+      res.end('<!doctype html><p>widget</p>');
+    },
     '/dashboard': (req, res) => {
       if ((req.headers.cookie ?? '').includes(`sid=${SID}`)) dashboard(req, res);
       else loggedOut(req, res);
@@ -79,7 +92,8 @@ describe('saved browser state', () => {
   let svc: TestService;
   let dir: string;
   const env = () => ({
-    ALLOWED_HOSTS: 'localhost',
+    // 127.0.0.1 is the third party whose frame sets a partitioned cookie.
+    ALLOWED_HOSTS: 'localhost,127.0.0.1',
     ARTIFACT_DIR: join(dir, 'artifacts'),
     STATE_KEY: KEY,
     MAX_STATE_BYTES: '200000',
@@ -247,6 +261,28 @@ describe('saved browser state', () => {
     }
     expect(answers.filter((status) => status !== 201)).toEqual([]);
   }, 180_000);
+
+  it('keeps a partitioned cookie, in its partition only', async () => {
+    const a = await openSession({ url: `${site.origin}/embed` });
+    const saved = await svc.post(`/v1/sessions/${a.id}/state`, { name: 'chips' });
+    expect(saved.body).toMatchObject({ cookies: 1 });
+    await svc.call(`/v1/sessions/${a.id}`, { method: 'DELETE' });
+
+    const b = await openSession({ state: 'chips' });
+    const inB = await drive(b.cdpUrl);
+    try {
+      // The frame under the localhost page reads it; a page of 127.0.0.1's own does not.
+      await inB.page.goto(`${site.origin}/embed`);
+      const frame = await (await inB.page.waitForSelector('#chips')).contentFrame();
+      expect(await frame!.evaluate<string>('document.cookie')).toBe(`cp=${CHIPS}`);
+      await inB.page.goto(frame!.url().replace('/chips', '/login'));
+      expect(await inB.page.evaluate<string>('document.cookie')).toBe('');
+    } finally {
+      await inB.browser.close();
+      await svc.call(`/v1/sessions/${b.id}`, { method: 'DELETE' });
+      await svc.call('/v1/states/chips', { method: 'DELETE' });
+    }
+  }, 60_000);
 
   it('saves as a session closes, and refuses bad names, unknown states and oversized ones', async () => {
     const s = await openSession({ url: `${site.origin}/login` });

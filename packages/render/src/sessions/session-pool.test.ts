@@ -13,7 +13,7 @@ import { rawClient } from './test-support/cdp-client.js';
 // The warm pool (docs/sessions.md#the-warm-pool), against real Chromium: one service with a pool
 // of one and one with the pool off, side by side. A session on a pooled browser must answer inside
 // the page exactly as one on a freshly launched browser does, for every built-in profile, in the
-// default context and in a context the client makes; and the pool's browsers are the service's
+// default context, in a popup and in a context the client makes; and the pool's browsers are the service's
 // to kill and clean up.
 
 interface Side {
@@ -108,8 +108,8 @@ let probes = 0;
 
 /**
  * Opens a session with `profile` on `side`, at the fixture's probe page, and reads the probe in
- * its page and in a page of a fresh context the client makes; then closes it. Returns what each
- * page said and what its request headers were, and the session's folder.
+ * its page, in a popup that page opens, and in a page of a fresh context the client makes; then
+ * closes it. Returns what each page said and what its request headers were.
  */
 async function probe(side: Side, profile: string) {
   const n = String(++probes);
@@ -120,45 +120,61 @@ async function probe(side: Side, profile: string) {
   expect(created.status).toBe(201);
   const cdp = await rawClient(created.body['cdpUrl'] as string);
   try {
-    const read = async (sessionId: string) => {
-      const reply = await cdp.command(
-        'Runtime.evaluate',
-        { expression: PROBE, returnByValue: true },
-        sessionId,
-      );
-      return JSON.parse((reply.result?.['result'] as { value: string }).value) as unknown;
-    };
-    const attach = async (targetId: string) => {
+    const evaluate = async (sessionId: string, expression: string) =>
+      (
+        await cdp.command(
+          'Runtime.evaluate',
+          { expression, returnByValue: true, userGesture: true },
+          sessionId,
+        )
+      ).result?.['result'] as { value: unknown } | undefined;
+    /** The probe in the page `targetId`, once it has loaded. */
+    const read = async (targetId: string) => {
       const reply = await cdp.command('Target.attachToTarget', { targetId, flatten: true });
-      return reply.result?.['sessionId'] as string;
+      const sessionId = reply.result?.['sessionId'] as string;
+      await expect
+        .poll(() => evaluate(sessionId, 'document.title'), { timeout: 15_000 })
+        .toMatchObject({ value: 'probe' });
+      return {
+        sessionId,
+        said: JSON.parse(String((await evaluate(sessionId, PROBE))?.value)) as unknown,
+      };
     };
-    const { result } = await cdp.command('Target.getTargets');
-    const page = (result?.['targetInfos'] as { targetId: string; type: string }[]).find(
-      (t) => t.type === 'page',
-    );
-    const own = await read(await attach(page!.targetId));
-    const context = await cdp.command('Target.createBrowserContext');
+    const pages = async () =>
+      (
+        (await cdp.command('Target.getTargets')).result?.['targetInfos'] as {
+          targetId: string;
+          type: string;
+          openerId?: string;
+        }[]
+      ).filter((t) => t.type === 'page');
+    const [page] = await pages();
+    const own = await read(page!.targetId);
     const n2 = String(++probes);
-    const made = await cdp.command('Target.createTarget', {
-      url: `${fixture.origin}/probe?n=${n2}`,
-      browserContextId: context.result?.['browserContextId'],
-    });
-    const clientSession = await attach(made.result?.['targetId'] as string);
+    await evaluate(own.sessionId, `void window.open('/probe?n=${n2}')`);
+    let popupId: string | undefined;
     await expect
       .poll(
         async () =>
-          (
-            await cdp.command(
-              'Runtime.evaluate',
-              { expression: 'document.title', returnByValue: true },
-              clientSession,
-            )
-          ).result?.['result'],
-        { timeout: 15_000 },
+          (popupId = (await pages()).find((t) => t.openerId === page!.targetId)?.targetId),
       )
-      .toMatchObject({ value: 'probe' });
-    const clients = await read(clientSession);
-    return { own, ownHeaders: seen.get(n), clients, clientHeaders: seen.get(n2) };
+      .toBeDefined();
+    const popup = await read(popupId!);
+    const context = await cdp.command('Target.createBrowserContext');
+    const n3 = String(++probes);
+    const made = await cdp.command('Target.createTarget', {
+      url: `${fixture.origin}/probe?n=${n3}`,
+      browserContextId: context.result?.['browserContextId'],
+    });
+    const clients = await read(made.result?.['targetId'] as string);
+    return {
+      own: own.said,
+      ownHeaders: seen.get(n),
+      popup: popup.said,
+      popupHeaders: seen.get(n2),
+      clients: clients.said,
+      clientHeaders: seen.get(n3),
+    };
   } finally {
     cdp.close();
     expect(
@@ -209,6 +225,14 @@ describe('the warm pool of session browsers', () => {
         touchPoints: profile.hasTouch ? 1 : 0,
         dark: profile.colorScheme === 'dark',
       });
+      // A popup the page opens, and its request, carry the profile too.
+      expect(got.popup).toMatchObject({
+        ua: (got.own as { ua: string }).ua,
+        scale: profile.deviceScaleFactor,
+        timezone: profile.timezone,
+        language: profile.locale,
+      });
+      expect(got.popupHeaders).toEqual(got.ownHeaders);
       expect(got.ownHeaders?.lang).toBe(profile.locale);
       expect(got.ownHeaders?.ua).toBe((got.own as { ua: string }).ua);
       expect(got.ownHeaders?.ua).not.toContain('Headless');
