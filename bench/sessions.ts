@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@havn/shared';
 import {
+  acrossSwap,
   Authenticator,
   composeServer,
   loadConfig,
@@ -280,6 +281,7 @@ async function bareStateStart(url: string): Promise<Record<string, number>> {
       'Playwright added p50 ms': p50('with') - p50('without'),
       'floor: document p50 ms': Math.round(percentile(floor.document, 50)),
       'floor: write p50 ms': Math.round(percentile(floor.write, 50)),
+      'floor: back p50 ms': Math.round(percentile(floor.back, 50)),
     };
   } finally {
     await browser.close();
@@ -290,17 +292,18 @@ async function bareStateStart(url: string): Promise<Record<string, number>> {
  * What any start from this state pays at the least, on the same Chromium: Chromium writes an
  * origin's localStorage only from a document of that origin, so a page at about:blank is sent to
  * the origin (its document answered by the page's own interception, as the service does: no
- * request leaves) and one evaluation writes the 1 MB. Each step is timed on its own, from a page
- * made beforehand; the cookies, the way back to about:blank and the page itself are left out.
+ * request leaves), one evaluation writes the 1 MB, and the page goes back to about:blank with no
+ * history, as a client finds a session's page. Each step is timed on its own, from a page made
+ * beforehand; the cookies and the page itself are left out.
  */
 async function stateFloor(
   browser: Browser,
   state: Awaited<ReturnType<BrowserContext['storageState']>>,
-): Promise<{ document: number[]; write: number[] }> {
+): Promise<{ document: number[]; write: number[]; back: number[] }> {
   const [origin] = state.origins;
   if (!origin) throw new Error('the state has no origin');
   const entries = JSON.stringify(origin.localStorage);
-  const floor = { document: [] as number[], write: [] as number[] };
+  const floor = { document: [] as number[], write: [] as number[], back: [] as number[] };
   for (let i = 0; i < SESSIONS; i++) {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -333,8 +336,18 @@ async function stateFloor(
     });
     const t2 = performance.now();
     if (exceptionDetails) throw new Error(`the floor's write failed: ${exceptionDetails.text}`);
+    const blank = new Promise<void>((resolve) => {
+      cdp.on('Page.frameNavigated', ({ frame }) => {
+        if (frame.url === 'about:blank') resolve();
+      });
+    });
+    await cdp.send('Page.navigate', { url: 'about:blank' });
+    await blank;
+    await acrossSwap(() => cdp.send('Page.resetNavigationHistory'));
+    const t3 = performance.now();
     floor.document.push(t1 - t0);
     floor.write.push(t2 - t1);
+    floor.back.push(t3 - t2);
     await context.close();
   }
   return floor;
@@ -585,7 +598,7 @@ async function measure(): Promise<void> {
     'sessions',
     `start p50 ${Math.round(percentile(starts, 50))} ms, p95 ${Math.round(percentile(starts, 95))} ms; ` +
       `from a state +${state['added p50 ms']} ms p50 (goal <= +50; bare Playwright's own +${state['Playwright added p50 ms']} ms; ` +
-      `the floor, a document of the origin then the write, ${state['floor: document p50 ms']} + ${state['floor: write p50 ms']} ms); ` +
+      `the floor, a document of the origin, the write and back to about:blank, ${state['floor: document p50 ms']} + ${state['floor: write p50 ms']} + ${state['floor: back p50 ms']} ms); ` +
       `to a connected client from the pool p50 ${pool['pool p50 ms']} ms against ${pool['off p50 ms']} ms with the pool off (${pool['pool/off p50']}; goal <= 80 ms); ` +
       `live view ${live.fps} fps (goal >= 10), click to frame p50 ${live['click→frame p50 ms']} ms, p95 ${live['click→frame p95 ms']} ms (goal p50 < 150); ` +
       `door/pipe ${Number(seq?.['door/pipe']).toFixed(2)} sequential, ${Number(piped?.['door/pipe']).toFixed(2)} with ${WINDOW} in flight (goal >= 0.95); ` +

@@ -85,7 +85,7 @@ const SWAP_WAIT_MS = 5_000;
  * commands answer "Not attached to an active page" (about one start from a state in fifty, back
  * at about:blank). That answer is a race, not a verdict: ask again, for SWAP_WAIT_MS at most.
  */
-async function acrossSwap<T>(command: () => Promise<T>): Promise<T> {
+export async function acrossSwap<T>(command: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + SWAP_WAIT_MS;
   for (;;) {
     try {

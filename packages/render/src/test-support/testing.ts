@@ -6,6 +6,7 @@ export { markdownExpression, pageCallExpression } from '../browser/extract.js';
 export { Authenticator } from '../auth.js';
 export { composeServer } from '../compose.js';
 export { loadConfig } from '../config.js';
+export { acrossSwap } from '../browser/storage-state.js';
 export { builtInProfile } from '../profiles.js';
 export { LOOPBACK_ONLY } from '../public-hosts.js';
 export { CdpDoor } from '../sessions/door/cdp-door.js';
