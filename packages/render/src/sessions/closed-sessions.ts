@@ -1,4 +1,4 @@
-import type { SessionEvent } from './session.js';
+import type { SessionEvent } from './session-schemas.js';
 
 // What is left of a closed session to read (docs/sessions.md#after-a-session-closes): how it
 // ended and its events, which say why when the service ended it (a browser over its memory

@@ -63,7 +63,10 @@ export const CloseQuery = Type.Object({
 });
 export type SessionParams = Static<typeof SessionParams>;
 
-const SessionEvents = Type.Array(Type.Object({ at: Type.String(), message: Type.String() }), {
+const SessionEvent = Type.Object({ at: Type.String(), message: Type.String() });
+export type SessionEvent = Static<typeof SessionEvent>;
+
+const SessionEvents = Type.Array(SessionEvent, {
   description: 'What no status said, oldest first (a download cancelled, a page closed).',
 });
 

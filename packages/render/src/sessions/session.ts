@@ -6,7 +6,7 @@ import type { DoorSession } from './door/cdp-door.js';
 import type { FramePolicy } from './door/cdp-frame-policy.js';
 import { isInternalUrl } from './door/cdp-targets.js';
 import type { Recorder } from './recording/recorder.js';
-import type { SessionDescriptorSchema } from './session-schemas.js';
+import type { SessionDescriptorSchema, SessionEvent } from './session-schemas.js';
 import type { SessionDownloads } from './downloads/session-downloads.js';
 
 // One live browser session (docs/sessions.md#leases): its lease, its own token, its browser, its
@@ -20,11 +20,6 @@ export type SessionDescriptor = Omit<
   Static<typeof SessionDescriptorSchema>,
   'cdpUrl' | 'liveUrl' | 'watchUrl'
 >;
-
-export interface SessionEvent {
-  at: string;
-  message: string;
-}
 
 export interface SessionParts {
   id: string;
