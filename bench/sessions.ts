@@ -111,6 +111,24 @@ async function serve(): Promise<void> {
       doors[name].handleUpgrade(req, socket, head);
     });
   }
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    // The listening sockets would keep this process alive.
+    pipe?.close();
+    for (const name of ['unjudged', 'unpaused'] as const) {
+      doors[name].close();
+      servers[name].close();
+    }
+    void app.close().then(async () => {
+      await rm(dir, { recursive: true, force: true });
+      if (process.connected) {
+        send({ stopped: true });
+        process.disconnect();
+      }
+    });
+  };
   process.on(
     'message',
     (
@@ -145,20 +163,13 @@ async function serve(): Promise<void> {
       } else if (msg.type === 'direct') {
         send({ direct: sessions.manager()?.get(msg.id)?.browserWsEndpoint ?? '' });
       } else {
-        // The listening sockets would keep this process alive.
-        pipe?.close();
-        for (const name of ['unjudged', 'unpaused'] as const) {
-          doors[name].close();
-          servers[name].close();
-        }
-        void app.close().then(async () => {
-          await rm(dir, { recursive: true, force: true });
-          send({ stopped: true });
-          process.disconnect();
-        });
+        stop();
       }
     },
   );
+  // A client that throws exits without asking: its channel closing stops the service too, so no
+  // browser of the pool or of a session outlives the run.
+  process.on('disconnect', stop);
   send({ base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` });
 }
 
