@@ -67,6 +67,8 @@ export interface RenderConfig {
   readonly sessionMaxDownloads: number;
   /** SESSION_MAX_DOWNLOAD_BYTES: bytes one session's downloads may take together. */
   readonly sessionMaxDownloadBytes: number;
+  /** SESSION_MAX_DISK_BYTES: what one session browser's profile may take on disk. */
+  readonly sessionMaxDiskBytes: number;
   /** ARTIFACT_MAX_BYTES: the store's total; past it the oldest artifacts expire first. */
   readonly artifactMaxBytes: number;
   /** BROWSER_MAX_MEMORY: one browser's memory bound in bytes; undefined for `off`. */
@@ -170,6 +172,7 @@ const shape = {
   DOWNLOAD_MAX_BYTES: envInt(100 * MiB, 1, 4096 * MiB),
   SESSION_MAX_DOWNLOADS: envInt(25, 0, 100_000),
   SESSION_MAX_DOWNLOAD_BYTES: envInt(500 * MiB, 0, 1024 * 1024 * MiB),
+  SESSION_MAX_DISK_BYTES: envInt(1024 * MiB, 16 * MiB, 1024 * 1024 * MiB),
   ARTIFACT_MAX_BYTES: envInt(10 * 1024 * MiB, MiB, Number.MAX_SAFE_INTEGER),
   PAGE_MAX_HEAP_MB: envInt(1024, 0, 65_536),
   BROWSER_UIDS: envString(),
@@ -307,6 +310,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): R
     downloadMaxBytes: e.DOWNLOAD_MAX_BYTES,
     sessionMaxDownloads: e.SESSION_MAX_DOWNLOADS,
     sessionMaxDownloadBytes: e.SESSION_MAX_DOWNLOAD_BYTES,
+    sessionMaxDiskBytes: e.SESSION_MAX_DISK_BYTES,
     artifactMaxBytes: e.ARTIFACT_MAX_BYTES,
     pageMaxHeapMb: e.PAGE_MAX_HEAP_MB === 0 ? undefined : e.PAGE_MAX_HEAP_MB,
     browserUids: uids === 'off' ? undefined : uids,

@@ -15,7 +15,12 @@ export interface SlotDeps {
   runtime: BrowserRuntime;
   /** Parent of each session's own temp dir; default the OS temp dir. */
   tmpDir?: string | undefined;
+  /** SESSION_MAX_DISK_BYTES: the HTTP cache gets a quarter of it, at most HTTP_CACHE_MAX_BYTES. */
+  maxDiskBytes: number;
 }
+
+/** The most a session browser's HTTP cache holds (Chromium's own default grows with the disk). */
+const HTTP_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 export class BrowserSlot {
   private constructor(
@@ -29,6 +34,8 @@ export class BrowserSlot {
     readonly channel: ProxyChannel,
     /** How the browser of this slot is launched (binary, flags, environment, profile folder). */
     readonly launch: PooledBrowserOptions,
+    /** What the browser writes besides downloads: its home and its profile (the disk bound's). */
+    readonly browserDirs: readonly string[],
   ) {}
 
   static async open(deps: SlotDeps): Promise<BrowserSlot> {
@@ -43,10 +50,20 @@ export class BrowserSlot {
       // docs/render.md#memory-bounds: the browser's own memory cgroup, when the host has one.
       cgroup = deps.runtime.memory.create();
       const channel = await deps.proxy.openChannel({ keepRefusals: true });
-      return new BrowserSlot(deps.runtime, dir, downloadDir, workDir, uid, cgroup, channel, {
-        ...deps.runtime.launch(channel.url, home, uid, cgroup),
-        userDataDir: join(dir, 'profile'),
-      });
+      const launch = deps.runtime.launch(channel.url, home, uid, cgroup);
+      const userDataDir = join(dir, 'profile');
+      const cacheBytes = Math.min(HTTP_CACHE_MAX_BYTES, Math.floor(deps.maxDiskBytes / 4));
+      return new BrowserSlot(
+        deps.runtime,
+        dir,
+        downloadDir,
+        workDir,
+        uid,
+        cgroup,
+        channel,
+        { ...launch, args: [...launch.args, `--disk-cache-size=${cacheBytes}`], userDataDir },
+        [home, userDataDir],
+      );
     } catch (err) {
       await cgroup?.remove();
       deps.runtime.release(uid);

@@ -1,4 +1,5 @@
-import type { SessionEvent } from './session-schemas.js';
+import type { Static } from 'typebox';
+import type { SessionEvent, SessionEventsSchema } from './session-schemas.js';
 
 // What is left of a closed session to read (docs/sessions.md#after-a-session-closes): how it
 // ended and its events, which say why when the service ended it (a browser over its memory
@@ -6,9 +7,8 @@ import type { SessionEvent } from './session-schemas.js';
 // number of sessions, the oldest forgotten first, so a flood of short sessions costs no more
 // than MAX_KEPT small records.
 
-/** How a session ended, for its log line and its record (docs/sessions.md#recording). */
-export type CloseReason =
-  'deleted' | 'lease expired' | 'browser exited' | 'over its memory bound' | 'service shutdown';
+/** How a session ended, for its log line and its record, as `closedBecause` names it. */
+export type CloseReason = NonNullable<Static<typeof SessionEventsSchema>['closedBecause']>;
 
 export interface ClosedSession {
   readonly id: string;

@@ -23,6 +23,8 @@ export interface SessionConfig {
   maxDownloads: number;
   /** Bytes one session's downloads may take together (SESSION_MAX_DOWNLOAD_BYTES). */
   maxDownloadBytes: number;
+  /** What one session browser's profile and home may take on disk (SESSION_MAX_DISK_BYTES). */
+  maxDiskBytes: number;
   /** How long the door waits on a verdict before refusing the command (tests shorten it). */
   verdictTimeoutMs?: number;
 }

@@ -17,6 +17,7 @@ import { sessionAddressCheck } from './address-checks.js';
 import { BrowserSlot } from './browser-slot.js';
 import type { Profile } from '../profiles.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recording/recorder.js';
+import { DiskWatch, MAX_ENTRIES } from './disk-watch.js';
 import { ClosedSessions, type ClosedSession, type CloseReason } from './closed-sessions.js';
 import { Session } from './session.js';
 import { SessionDownloads } from './downloads/session-downloads.js';
@@ -56,6 +57,8 @@ export interface SessionManagerDeps {
   /** How long stitching a recording may take on close before ffmpeg is killed (2 min). */
   stitchTimeoutMs?: number;
   reaperIntervalMs?: number;
+  /** How often each session's disk use is read (docs/sessions.md#disk); 2 s by default. */
+  diskCheckEveryMs?: number;
   now?: () => number;
   /** Parent of each session's own temp dir; default the OS temp dir. */
   tmpDir?: string;
@@ -145,12 +148,17 @@ export class SessionManager {
     let browser: SessionBrowser | undefined = pooled?.browser;
     let recorder: Recorder | undefined;
     let memory: MemoryWatch | undefined;
+    let disk: DiskWatch | undefined;
     const cleanup = async (): Promise<void> => {
       memory?.stop();
+      disk?.stop();
       await slot?.release();
     };
     try {
-      slot ??= await BrowserSlot.open(this.deps);
+      slot ??= await BrowserSlot.open({
+        ...this.deps,
+        maxDiskBytes: this.deps.config.maxDiskBytes,
+      });
       const { dir, downloadDir, workDir, uid, cgroup, channel } = slot;
       const claim = {
         ...profile,
@@ -258,6 +266,26 @@ export class SessionManager {
           'the browser went over BROWSER_MAX_MEMORY; session closed',
         );
       });
+      const maxDisk = this.deps.config.maxDiskBytes;
+      disk = new DiskWatch(
+        slot.browserDirs,
+        maxDisk,
+        ({ bytes, entries }) => {
+          const held =
+            entries > MAX_ENTRIES
+              ? `more than ${String(MAX_ENTRIES)} files`
+              : `${String(bytes)} bytes`;
+          const message = `the browser's profile went over SESSION_MAX_DISK_BYTES (${String(maxDisk)} bytes) with ${held} and was stopped; the session is closed`;
+          session.record(message);
+          this.deps.log.warn({ session: session.id }, message);
+          this.closeInBackground(
+            session,
+            'over its disk bound',
+            'the browser went over SESSION_MAX_DISK_BYTES; session closed',
+          );
+        },
+        this.deps.diskCheckEveryMs,
+      );
       launched.onExit(() => {
         // A browser that ended over its bound closes as that, whichever was noticed first.
         if (!memory?.tripped()) this.closeInBackground(session, 'browser exited');

@@ -82,6 +82,7 @@ export const SessionEventsSchema = Type.Object({
         Type.Literal('lease expired'),
         Type.Literal('browser exited'),
         Type.Literal('over its memory bound'),
+        Type.Literal('over its disk bound'),
         Type.Literal('service shutdown'),
       ],
       { description: 'How the session ended.' },

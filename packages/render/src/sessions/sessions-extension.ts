@@ -17,7 +17,7 @@ const MIN_FREE_FOR_POOL = 512 * 1024 * 1024;
 export type SessionsExtensionOverrides = Partial<
   Pick<
     SessionManagerDeps,
-    'reaperIntervalMs' | 'screenshotTimeoutMs' | 'stitchTimeoutMs' | 'tmpDir'
+    'reaperIntervalMs' | 'screenshotTimeoutMs' | 'stitchTimeoutMs' | 'tmpDir' | 'diskCheckEveryMs'
   >
 > & {
   /** Where the pool reads the memory available (the kernel's MemAvailable otherwise). */
@@ -48,6 +48,7 @@ export function sessionsExtension(
         downloadMaxBytes: config.downloadMaxBytes,
         maxDownloads: config.sessionMaxDownloads,
         maxDownloadBytes: config.sessionMaxDownloadBytes,
+        maxDiskBytes: config.sessionMaxDiskBytes,
         maxPages: config.sessionMaxPages,
       };
       // docs/sessions.md#the-warm-pool: idle browsers go first when memory is short.
@@ -60,6 +61,7 @@ export function sessionsExtension(
           memoryIsShort(config.browserMaxMemory ?? MIN_FREE_FOR_POOL, memoryAvailable),
         checkEveryMs: poolCheckEveryMs,
         tmpDir: managerOverrides.tmpDir,
+        maxDiskBytes: config.sessionMaxDiskBytes,
       });
       ctx.metrics.countSessionPool(() => pool.stats());
       manager = new SessionManager({

@@ -108,6 +108,8 @@ export async function startSessionTestApp(
     /** The Host and Origins the service trusts; loopback only by default. */
     publicHosts?: PublicHosts;
     maxPages?: number;
+    maxDiskBytes?: number;
+    diskCheckEveryMs?: number;
     /** BROWSER_MAX_MEMORY in bytes; unbounded by default. */
     maxMemoryBytes?: number;
   } = {},
@@ -150,6 +152,7 @@ export async function startSessionTestApp(
       maxDownloads: options.maxDownloads ?? 25,
       maxDownloadBytes: options.maxDownloadBytes ?? 500 * 1024 * 1024,
       maxPages: options.maxPages ?? 20,
+      maxDiskBytes: options.maxDiskBytes ?? 1024 * 1024 * 1024,
       ...(options.verdictTimeoutMs !== undefined && { verdictTimeoutMs: options.verdictTimeoutMs }),
     },
     proxy,
@@ -165,6 +168,7 @@ export async function startSessionTestApp(
     ...(options.resolve && { resolve: options.resolve }),
     allowInsecureTls: options.allowInsecureTls ?? false,
     reaperIntervalMs: options.reaperIntervalMs ?? 200,
+    ...(options.diskCheckEveryMs !== undefined && { diskCheckEveryMs: options.diskCheckEveryMs }),
     screenshotTimeoutMs: 1500,
   });
   // The same Ajv settings as the service: types are what the schema says, never coerced.
