@@ -4,6 +4,7 @@ const forms = 'packages/forms/src/**/*.test.ts';
 const renderCluster = 'packages/render/src/**/*.cluster.test.ts';
 const postgres = 'test-support/postgres.global-setup.ts';
 const otel = 'packages/cli/src/commands/otel/**/*.test.ts';
+const containers = 'scripts/containers.test.ts';
 
 export default defineConfig({
   test: {
@@ -22,8 +23,16 @@ export default defineConfig({
         test: {
           name: 'havn',
           include: ['packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: [forms, renderCluster, otel, '**/node_modules/**'],
+          exclude: [forms, renderCluster, otel, containers, '**/node_modules/**'],
         },
+      },
+      // The images under podman-compose, alone and last: each container podman starts or stops
+      // adds or removes a network interface on this machine, and Chromium then fails whatever it
+      // was connecting at that moment with net::ERR_NETWORK_CHANGED (it has no switch to ignore
+      // it), so no browser test may run beside them.
+      {
+        extends: true,
+        test: { name: 'containers', include: [containers], sequence: { groupOrder: 1 } },
       },
       // The otel tests run twice, once on each telemetry backend (docs/cli.md#configure): an
       // Application Insights app and a Log Analytics workspace, both served by the local fake.
