@@ -41,7 +41,11 @@ export interface ChaosOptions {
   durationMs: number;
   /** Mean time between faults. */
   faultEveryMs?: number;
-  /** How long the run may take to drain its webhooks once the faults stop. */
+  /**
+   * How long the drain may go without one more webhook arriving once the faults stop: a long run
+   * leaves a backlog (deliveries yield to ingest while it is busy) that takes longer than this to
+   * deliver, but never stops arriving; a lost webhook never arrives.
+   */
   drainMs?: number;
   log?: (line: string) => void;
 }
@@ -319,8 +323,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const drainStarted = Date.now();
     const drainMs = options.drainMs ?? 60_000;
     const allDelivered = () => [...acknowledged].every((id) => receiver.submissions.has(id));
-    while (!allDelivered() && Date.now() - drainStarted < drainMs) {
+    let arrived = receiver.submissions.size;
+    let arrivedAt = Date.now();
+    while (!allDelivered() && Date.now() - arrivedAt < drainMs) {
       await new Promise((r) => setTimeout(r, 200));
+      if (receiver.submissions.size > arrived) {
+        arrived = receiver.submissions.size;
+        arrivedAt = Date.now();
+      }
     }
     const drainedInMs = Date.now() - drainStarted;
 
