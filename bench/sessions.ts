@@ -12,9 +12,10 @@
 // state of 50 cookies and 1 MB of localStorage against none, alternated in the same run, each
 // from a full warm pool, and bare Playwright's newContext with the same state against without, on
 // the same Chromium, as the library's own cost, and the least any start from the state pays there
-// (a document of the origin, then the write). (e) Session start as a Playwright client sees it, from the request to a connected connectOverCDP with
-// its page at about:blank, on a pooled browser (docs/sessions.md#the-warm-pool) against a second
-// service with SESSION_POOL_SIZE=0, alternated in the same run.
+// (a document of the origin, the write, the way back to about:blank). (e) Session start as a
+// Playwright client sees it, from the request to a connected connectOverCDP with its page at
+// about:blank, on a pooled browser (docs/sessions.md#the-warm-pool) against a second service with
+// SESSION_POOL_SIZE=0, alternated in the same run.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
