@@ -7,7 +7,7 @@ import { join } from 'node:path';
 // could fill the host's disk. Its downloads have bounds of their own and are not counted here.
 
 /** Files and folders one walk reads at most: past it the browser counts as over its bound. */
-export const MAX_ENTRIES = 100_000;
+const MAX_ENTRIES = 100_000;
 
 export interface DiskUsage {
   /** Bytes the files take on disk (allocated blocks, so a sparse file counts what it holds). */
@@ -45,7 +45,10 @@ export async function diskUsage(
   return usage;
 }
 
-/** Reads one browser's folders every `everyMs` and tells once when they go over `maxBytes`. */
+/**
+ * Reads one browser's folders every `everyMs` and tells once when they go over `maxBytes` or
+ * MAX_ENTRIES, with what they held (`1073790976 bytes`, `more than 100000 files`).
+ */
 export class DiskWatch {
   private readonly timer: NodeJS.Timeout;
   private reading = false;
@@ -55,7 +58,7 @@ export class DiskWatch {
   constructor(
     dirs: readonly string[],
     maxBytes: number,
-    overBound: (usage: DiskUsage) => void,
+    overBound: (held: string) => void,
     everyMs = 2000,
   ) {
     this.timer = setInterval(() => {
@@ -66,7 +69,11 @@ export class DiskWatch {
         .then((usage) => {
           if (this.done || (usage.bytes <= maxBytes && usage.entries <= MAX_ENTRIES)) return;
           this.stop();
-          overBound(usage);
+          overBound(
+            usage.entries > MAX_ENTRIES
+              ? `more than ${String(MAX_ENTRIES)} files`
+              : `${String(usage.bytes)} bytes`,
+          );
         })
         .finally(() => {
           this.reading = false;

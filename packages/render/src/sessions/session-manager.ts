@@ -17,7 +17,7 @@ import { sessionAddressCheck } from './address-checks.js';
 import { BrowserSlot } from './browser-slot.js';
 import type { Profile } from '../profiles.js';
 import { DEFAULT_RECORD, Recorder, type RecordOptions } from './recording/recorder.js';
-import { DiskWatch, MAX_ENTRIES } from './disk-watch.js';
+import { DiskWatch } from './disk-watch.js';
 import { ClosedSessions, type ClosedSession, type CloseReason } from './closed-sessions.js';
 import { Session } from './session.js';
 import { SessionDownloads } from './downloads/session-downloads.js';
@@ -255,14 +255,11 @@ export class SessionManager {
       this.sessions.set(session.id, session);
       memory = cgroup?.watch(() => {
         const bound = this.deps.runtime.memory.status;
-        const message = `the browser went over BROWSER_MAX_MEMORY (${bound.enforced ? String(bound.bytes) : '?'} bytes) and was stopped; the session is closed`;
-        session.record(message);
-        this.deps.log.warn({ session: session.id }, message);
         this.deps.onOverMemory?.();
-        // A close frame's reason holds 123 bytes: the short form for attached clients.
-        this.closeInBackground(
+        this.closeOverBound(
           session,
           'over its memory bound',
+          `the browser went over BROWSER_MAX_MEMORY (${bound.enforced ? String(bound.bytes) : '?'} bytes) and was stopped; the session is closed`,
           'the browser went over BROWSER_MAX_MEMORY; session closed',
         );
       });
@@ -270,17 +267,11 @@ export class SessionManager {
       disk = new DiskWatch(
         slot.browserDirs,
         maxDisk,
-        ({ bytes, entries }) => {
-          const held =
-            entries > MAX_ENTRIES
-              ? `more than ${String(MAX_ENTRIES)} files`
-              : `${String(bytes)} bytes`;
-          const message = `the browser's profile went over SESSION_MAX_DISK_BYTES (${String(maxDisk)} bytes) with ${held} and was stopped; the session is closed`;
-          session.record(message);
-          this.deps.log.warn({ session: session.id }, message);
-          this.closeInBackground(
+        (held) => {
+          this.closeOverBound(
             session,
             'over its disk bound',
+            `the browser's profile went over SESSION_MAX_DISK_BYTES (${String(maxDisk)} bytes) with ${held} and was stopped; the session is closed`,
             'the browser went over SESSION_MAX_DISK_BYTES; session closed',
           );
         },
@@ -370,6 +361,16 @@ export class SessionManager {
       ...this.list().map((s) => this.close(s, 'service shutdown')),
     ]);
     await Promise.all([...this.closingSessions].map((s) => s.closing ?? Promise.resolve([])));
+  }
+
+  /**
+   * Ends a session over one of its bounds: `message` in its events and the log, `short` to its
+   * clients (a close frame's reason holds 123 bytes).
+   */
+  private closeOverBound(session: Session, how: CloseReason, message: string, short: string): void {
+    session.record(message);
+    this.deps.log.warn({ session: session.id }, message);
+    this.closeInBackground(session, how, short);
   }
 
   /** Closes a session nobody waits on (reaper, dead browser); a failure is logged, not thrown. */
